@@ -1,0 +1,83 @@
+import "server-only";
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Schema = typeof schema;
+/** The drizzle database both drivers offer; queries are written once against it. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+/** A database or an open transaction: named queries accept either. */
+export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+
+export interface DatabaseHandle {
+  kind: "pglite" | "postgres";
+  db: Database;
+  /** The raw postgres.js client (Postgres only), for LISTEN/NOTIFY. */
+  postgresClient?: postgres.Sql;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** A postgres:// URL; absent means embedded PGlite. */
+  url?: string;
+  /** PGlite data directory; absent means in memory (tests). */
+  dataDir?: string;
+}
+
+const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+// Any fixed number works; it only has to be the same in every Patchwork process.
+const migrationLockKey = 727_001;
+
+/** Opens a database and applies the committed migrations before anyone can query it. */
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) {
+    const migrationClient = postgres(options.url, { max: 1, onnotice: () => {} });
+    try {
+      // Two processes starting at once must not run the same migration twice.
+      await migrationClient`select pg_advisory_lock(${migrationLockKey})`;
+      await migratePostgres(drizzlePostgres(migrationClient), { migrationsFolder });
+      await migrationClient`select pg_advisory_unlock(${migrationLockKey})`;
+    } finally {
+      await migrationClient.end();
+    }
+    const client = postgres(options.url, { max: 10, onnotice: () => {} });
+    const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    return { kind: "postgres", db, postgresClient: client, close: () => client.end() };
+  }
+  if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const pgliteDb = drizzlePglite(client, { schema });
+  await migratePglite(pgliteDb, { migrationsFolder });
+  return { kind: "pglite", db: pgliteDb as unknown as Database, close: () => client.close() };
+}
+
+const globalKey = Symbol.for("patchwork.database");
+type GlobalWithDatabase = typeof globalThis & { [globalKey]?: Promise<DatabaseHandle> };
+
+/**
+ * The process-wide database. Next.js may load this module more than once (route bundles,
+ * instrumentation), and PGlite allows one instance per data dir, so the handle lives on globalThis.
+ */
+export function getDatabaseHandle(): Promise<DatabaseHandle> {
+  const holder = globalThis as GlobalWithDatabase;
+  if (!holder[globalKey]) {
+    const url = process.env.DATABASE_URL || undefined;
+    const dataDir = path.resolve(process.env.PATCHWORK_DATA_DIR || ".data");
+    holder[globalKey] = openDatabase(url ? { url } : { dataDir }).catch((error) => {
+      holder[globalKey] = undefined;
+      throw error;
+    });
+  }
+  return holder[globalKey];
+}
+
+export async function getDatabase(): Promise<Database> {
+  return (await getDatabaseHandle()).db;
+}

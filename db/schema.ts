@@ -1,0 +1,162 @@
+import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
+import {
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+/** Raw bytes; postgres.js hands back a Buffer and PGlite a Uint8Array — both are Uint8Array. */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  toDriver: (value) => value,
+  fromDriver: (value) => (value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer)),
+});
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+export const app = pgTable("app", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  createdAt: createdAt(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  draftRevisionId: uuid("draft_revision_id"),
+  publishedRevisionId: uuid("published_revision_id"),
+  publishedAt: timestamp("published_at", { withTimezone: true }),
+});
+
+/** Content-addressed file bytes: one row per distinct sha256, shared by every app and revision. */
+export const blob = pgTable("blob", {
+  hash: text("hash").primaryKey(),
+  bytes: bytea("bytes").notNull(),
+  size: integer("size").notNull(),
+  createdAt: createdAt(),
+});
+
+export type TreeEntry =
+  | { type: "file"; hash: string; size: number }
+  | { type: "directory"; hash: string; size: number; files: number };
+
+/**
+ * One directory of a manifest, content-addressed like git's tree objects. A revision's manifest
+ * is the tree under its root hash, so a one-file change stores only the directories on its path
+ * and storage grows with changed bytes, not with app size × revisions.
+ */
+export const tree = pgTable("tree", {
+  hash: text("hash").primaryKey(),
+  entries: jsonb("entries").$type<Record<string, TreeEntry>>().notNull(),
+  createdAt: createdAt(),
+});
+
+export const revisionSources = ["template", "manual", "agent", "restore", "import"] as const;
+export type RevisionSource = (typeof revisionSources)[number];
+
+export const revision = pgTable(
+  "revision",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => app.id, { onDelete: "cascade" }),
+    parentRevisionId: uuid("parent_revision_id"),
+    rootTreeHash: text("root_tree_hash").notNull(),
+    fileCount: integer("file_count").notNull(),
+    totalSize: integer("total_size").notNull(),
+    source: text("source").$type<RevisionSource>().notNull(),
+    runId: uuid("run_id"),
+    message: text("message").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (table) => [index("revision_app_created_idx").on(table.appId, table.createdAt)],
+);
+
+export const checkpointKinds = ["pre_run", "post_run", "manual"] as const;
+export type CheckpointKind = (typeof checkpointKinds)[number];
+
+export const checkpoint = pgTable(
+  "checkpoint",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => app.id, { onDelete: "cascade" }),
+    revisionId: uuid("revision_id")
+      .notNull()
+      .references(() => revision.id, { onDelete: "cascade" }),
+    runId: uuid("run_id"),
+    kind: text("kind").$type<CheckpointKind>().notNull(),
+    label: text("label").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (table) => [index("checkpoint_app_created_idx").on(table.appId, table.createdAt)],
+);
+
+export const runStatuses = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export type RunStatus = (typeof runStatuses)[number];
+
+export interface RunUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+  total_cost_usd: number | null;
+}
+
+export const agentRun = pgTable(
+  "agent_run",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    appId: uuid("app_id")
+      .notNull()
+      .references(() => app.id, { onDelete: "cascade" }),
+    status: text("status").$type<RunStatus>().notNull().default("queued"),
+    input: text("input").notNull(),
+    messages: jsonb("messages").$type<unknown[] | null>(),
+    requestedModelId: text("requested_model_id"),
+    resolvedModelId: text("resolved_model_id"),
+    executionEngine: text("execution_engine").notNull().default("native"),
+    engineRunRef: text("engine_run_ref"),
+    baseRevisionId: uuid("base_revision_id"),
+    resultRevisionId: uuid("result_revision_id"),
+    outputText: text("output_text").notNull().default(""),
+    usage: jsonb("usage").$type<RunUsage | null>(),
+    errorCode: text("error_code"),
+    errorMessage: text("error_message"),
+    createdAt: createdAt(),
+    startedAt: timestamp("started_at", { withTimezone: true }),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (table) => [
+    index("agent_run_app_created_idx").on(table.appId, table.createdAt),
+    index("agent_run_status_idx").on(table.status),
+  ],
+);
+
+export const runEvent = pgTable(
+  "run_event",
+  {
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => agentRun.id, { onDelete: "cascade" }),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.runId, table.seq] })],
+);
+
+export type AppRow = InferSelectModel<typeof app>;
+export type BlobRow = InferSelectModel<typeof blob>;
+export type TreeRow = InferSelectModel<typeof tree>;
+export type RevisionRow = InferSelectModel<typeof revision>;
+export type CheckpointRow = InferSelectModel<typeof checkpoint>;
+export type AgentRunRow = InferSelectModel<typeof agentRun>;
+export type NewAgentRunRow = InferInsertModel<typeof agentRun>;
+export type RunEventRow = InferSelectModel<typeof runEvent>;

@@ -1,0 +1,62 @@
+/**
+ * The one error class of Patchwork. Every failure a caller can act on carries a code from
+ * PRODUCT.md §2; everything else becomes a 500 whose cause is logged, never returned.
+ */
+export const errorStatusByCode = {
+  VALIDATION_FAILED: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN_ORIGIN: 403,
+  NOT_FOUND: 404,
+  REVISION_CONFLICT: 409,
+  CODING_AGENT_RUN_ACTIVE: 409,
+  CODING_AGENT_MODEL_UNAVAILABLE: 400,
+  CODING_AGENT_ENGINE_UNAVAILABLE: 400,
+  CODING_AGENT_ENGINE_UNSUPPORTED_RUNTIME: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatusByCode;
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; details?: unknown };
+}
+
+export class PatchworkError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, options: { details?: unknown; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "PatchworkError";
+    this.code = code;
+    this.status = errorStatusByCode[code];
+    this.details = options.details;
+  }
+
+  static isInstance(value: unknown): value is PatchworkError {
+    return value instanceof Error && (value as { name?: string }).name === "PatchworkError" && "code" in value;
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details === undefined ? {} : { details: this.details }),
+      },
+    };
+  }
+
+  toResponse(): Response {
+    return Response.json(this.toBody(), { status: this.status });
+  }
+}
+
+/** Maps anything thrown in a route to the error envelope; unexpected causes go to the log only. */
+export function errorToResponse(error: unknown): Response {
+  if (PatchworkError.isInstance(error)) return error.toResponse();
+  console.error("[patchwork] unexpected error", error);
+  return new PatchworkError("INTERNAL_ERROR", "Something went wrong on the server.").toResponse();
+}
