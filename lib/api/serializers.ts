@@ -1,0 +1,70 @@
+import type { AgentRunRow, AppRow, CheckpointRow, RevisionRow } from "@/db/schema";
+
+/** Wire shapes are snake_case, as in PRODUCT.md; rows never leave the server as they are. */
+export function serializeApp(app: AppRow) {
+  return {
+    id: app.id,
+    slug: app.slug,
+    name: app.name,
+    created_at: app.createdAt.toISOString(),
+    updated_at: app.updatedAt.toISOString(),
+    draft_revision_id: app.draftRevisionId,
+    published_revision_id: app.publishedRevisionId,
+    published_at: app.publishedAt?.toISOString() ?? null,
+    public_path: app.publishedRevisionId ? `/p/${app.slug}` : null,
+  };
+}
+
+export function serializeRevision(revision: RevisionRow) {
+  return {
+    id: revision.id,
+    app_id: revision.appId,
+    parent_revision_id: revision.parentRevisionId,
+    source: revision.source,
+    run_id: revision.runId,
+    message: revision.message,
+    file_count: revision.fileCount,
+    total_size: revision.totalSize,
+    created_at: revision.createdAt.toISOString(),
+  };
+}
+
+export function serializeCheckpoint(checkpoint: CheckpointRow & { run_input?: string | null }) {
+  return {
+    id: checkpoint.id,
+    app_id: checkpoint.appId,
+    revision_id: checkpoint.revisionId,
+    run_id: checkpoint.runId,
+    kind: checkpoint.kind,
+    label: checkpoint.label,
+    created_at: checkpoint.createdAt.toISOString(),
+    ...(checkpoint.run_input === undefined ? {} : { run_input: checkpoint.run_input }),
+  };
+}
+
+export function serializeRun(run: AgentRunRow) {
+  return {
+    id: run.id,
+    app_id: run.appId,
+    status: run.status,
+    input: run.input,
+    requested_model_id: run.requestedModelId,
+    resolved_model_id: run.resolvedModelId,
+    execution_engine: run.executionEngine,
+    engine_run_ref: run.engineRunRef,
+    base_revision_id: run.baseRevisionId,
+    result_revision_id: run.resultRevisionId,
+    output_text: run.outputText,
+    usage: run.usage,
+    error_code: run.errorCode,
+    error_message: run.errorMessage,
+    created_at: run.createdAt.toISOString(),
+    started_at: run.startedAt?.toISOString() ?? null,
+    finished_at: run.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export type AppJson = ReturnType<typeof serializeApp>;
+export type RevisionJson = ReturnType<typeof serializeRevision>;
+export type CheckpointJson = ReturnType<typeof serializeCheckpoint>;
+export type RunJson = ReturnType<typeof serializeRun>;

@@ -1,0 +1,11 @@
+export { createApp, deleteApp, getApp, listApps, makeSlug, renameApp } from "./apps";
+export { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints";
+export { commitRevision, getDraftRevision, restoreRevision } from "./commit-revision";
+export { decodeText, sha256Hex } from "./content";
+export { diffFile, diffRevisions } from "./diff-revisions";
+export type { FileChange } from "./file-changes";
+export { workspaceLimits } from "./limits";
+export { normalizeWorkspacePath, workspacePathProblem } from "./paths";
+export { getPublishedApp, publishApp, unpublishApp } from "./publish";
+export { listFiles, loadBlobs, readAllFiles, readFile, resolveRevision } from "./read-files";
+export { loadManifest } from "./tree-store";
