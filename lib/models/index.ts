@@ -1,0 +1,15 @@
+export { discoverCompatibleModels, parseModelList } from "./compatible-models";
+export { estimateCostUsd, hasKnownPrice, type UsageForCost } from "./estimate-cost";
+export { keyedProviderDefinitions } from "./keyed-providers";
+export { getLanguageModel } from "./language-model";
+export { addProviderAdvice, listModels, resetModelDiscoveryCache } from "./list-models";
+export { formatModelId, type ParsedModelId, parseModelId } from "./model-id";
+export {
+  autoModelId,
+  type ModelInfo,
+  type ModelProvider,
+  modelInfoSchema,
+  modelProviderSchema,
+} from "./model-info";
+export { detectOllamaModels } from "./ollama-models";
+export { resolveModel } from "./resolve-model";
