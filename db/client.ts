@@ -19,6 +19,8 @@ export type Executor = Database | Parameters<Parameters<Database["transaction"]>
 export interface DatabaseHandle {
   kind: "pglite" | "postgres";
   db: Database;
+  /** The postgres:// URL (Postgres only), for processes that need a connection of their own. */
+  url?: string;
   /** The raw postgres.js client (Postgres only), for LISTEN/NOTIFY. */
   postgresClient?: postgres.Sql;
   close(): Promise<void>;
@@ -49,7 +51,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
     const client = postgres(options.url, { max: 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
-    return { kind: "postgres", db, postgresClient: client, close: () => client.end() };
+    return { kind: "postgres", db, url: options.url, postgresClient: client, close: () => client.end() };
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
   const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();

@@ -1,4 +1,4 @@
-import type { InferInsertModel, InferSelectModel } from "drizzle-orm";
+import { type InferInsertModel, type InferSelectModel, sql } from "drizzle-orm";
 import {
   customType,
   index,
@@ -8,6 +8,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
 
@@ -128,6 +129,7 @@ export const agentRun = pgTable(
     usage: jsonb("usage").$type<RunUsage | null>(),
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
+    cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -135,6 +137,10 @@ export const agentRun = pgTable(
   (table) => [
     index("agent_run_app_created_idx").on(table.appId, table.createdAt),
     index("agent_run_status_idx").on(table.status),
+    // The database itself guarantees one active run per app, whichever process creates it.
+    uniqueIndex("agent_run_one_active_per_app_idx")
+      .on(table.appId)
+      .where(sql`${table.status} in ('queued', 'running')`),
   ],
 );
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { getDatabaseHandle } from "@/db/client";
+import { startRunRecovery } from "@/lib/agent/run-recovery";
 import { getEnvironment } from "@/lib/env";
 
 /** Validates the environment and opens the database once per server process. */
@@ -7,4 +8,5 @@ export async function startServerProcess(): Promise<void> {
   getEnvironment();
   const handle = await getDatabaseHandle();
   console.log(`[patchwork] database ready (${handle.kind})`);
+  await startRunRecovery(handle);
 }

@@ -14,6 +14,7 @@ CREATE TABLE "agent_run" (
 	"usage" jsonb,
 	"error_code" text,
 	"error_message" text,
+	"cancel_requested_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"started_at" timestamp with time zone,
 	"finished_at" timestamp with time zone
@@ -83,5 +84,6 @@ ALTER TABLE "revision" ADD CONSTRAINT "revision_app_id_app_id_fk" FOREIGN KEY ("
 ALTER TABLE "run_event" ADD CONSTRAINT "run_event_run_id_agent_run_id_fk" FOREIGN KEY ("run_id") REFERENCES "public"."agent_run"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "agent_run_app_created_idx" ON "agent_run" USING btree ("app_id","created_at");--> statement-breakpoint
 CREATE INDEX "agent_run_status_idx" ON "agent_run" USING btree ("status");--> statement-breakpoint
+CREATE UNIQUE INDEX "agent_run_one_active_per_app_idx" ON "agent_run" USING btree ("app_id") WHERE "agent_run"."status" in ('queued', 'running');--> statement-breakpoint
 CREATE INDEX "checkpoint_app_created_idx" ON "checkpoint" USING btree ("app_id","created_at");--> statement-breakpoint
 CREATE INDEX "revision_app_created_idx" ON "revision" USING btree ("app_id","created_at");

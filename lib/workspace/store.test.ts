@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { blob, revision as revisionTable, tree } from "@/db/schema";
@@ -287,9 +287,7 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
     const app = await createApp(handle.db, { name: "gone", files });
     await deleteApp(handle.db, { appId: app.id });
     await expectCode(listFiles(handle.db, { appId: app.id }), "NOT_FOUND");
-    const [{ count }] = await handle.db.execute<{ count: number }>(
-      sql`select count(*)::int as count from revision where app_id = ${app.id}`,
-    ).then((result) => ("rows" in result ? (result.rows as { count: number }[]) : (result as unknown as { count: number }[])));
+    const count = await handle.db.$count(revisionTable, eq(revisionTable.appId, app.id));
     expect(count).toBe(0);
   });
 });

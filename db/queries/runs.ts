@@ -1,0 +1,108 @@
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Executor } from "../client";
+import { type AgentRunRow, type NewAgentRunRow, type RunEventRow, agentRun, runEvent } from "../schema";
+
+export const activeRunStatuses = ["queued", "running"] as const;
+
+export async function insertRun(db: Executor, values: NewAgentRunRow): Promise<AgentRunRow> {
+  const [row] = await db.insert(agentRun).values(values).returning();
+  return row;
+}
+
+export async function getRunById(db: Executor, { id }: { id: string }): Promise<AgentRunRow | undefined> {
+  const [row] = await db.select().from(agentRun).where(eq(agentRun.id, id));
+  return row;
+}
+
+export async function getAppRun(
+  db: Executor,
+  { appId, id }: { appId: string; id: string },
+): Promise<AgentRunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(agentRun)
+    .where(and(eq(agentRun.appId, appId), eq(agentRun.id, id)));
+  return row;
+}
+
+export async function getActiveRunForApp(db: Executor, { appId }: { appId: string }): Promise<AgentRunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(agentRun)
+    .where(and(eq(agentRun.appId, appId), inArray(agentRun.status, [...activeRunStatuses])));
+  return row;
+}
+
+export async function listRunsForApp(
+  db: Executor,
+  { appId, limit = 100 }: { appId: string; limit?: number },
+): Promise<AgentRunRow[]> {
+  const rows = await db
+    .select()
+    .from(agentRun)
+    .where(eq(agentRun.appId, appId))
+    .orderBy(desc(agentRun.createdAt), desc(agentRun.id))
+    .limit(limit);
+  return rows.reverse();
+}
+
+export async function listActiveRuns(db: Executor): Promise<AgentRunRow[]> {
+  return db.select().from(agentRun).where(inArray(agentRun.status, [...activeRunStatuses]));
+}
+
+export async function updateRun(
+  db: Executor,
+  { id, ...values }: Partial<Omit<AgentRunRow, "id">> & { id: string },
+): Promise<AgentRunRow | undefined> {
+  const [row] = await db.update(agentRun).set(values).where(eq(agentRun.id, id)).returning();
+  return row;
+}
+
+/** Marks a cancel request once; returns the run whether or not it was already marked. */
+export async function requestRunCancel(db: Executor, { id }: { id: string }): Promise<void> {
+  await db
+    .update(agentRun)
+    .set({ cancelRequestedAt: new Date() })
+    .where(and(eq(agentRun.id, id), isNull(agentRun.cancelRequestedAt)));
+}
+
+export async function insertRunEvent(
+  db: Executor,
+  values: { runId: string; seq: number; type: string; payload: Record<string, unknown> },
+): Promise<RunEventRow> {
+  const [row] = await db.insert(runEvent).values(values).returning();
+  return row;
+}
+
+export async function listEventsAfter(
+  db: Executor,
+  { runId, seq, limit = 1000 }: { runId: string; seq: number; limit?: number },
+): Promise<RunEventRow[]> {
+  return db
+    .select()
+    .from(runEvent)
+    .where(and(eq(runEvent.runId, runId), gt(runEvent.seq, seq)))
+    .orderBy(asc(runEvent.seq))
+    .limit(limit);
+}
+
+export async function getLastEventSeq(db: Executor, { runId }: { runId: string }): Promise<number> {
+  const [row] = await db
+    .select({ seq: sql<number>`coalesce(max(${runEvent.seq}), 0)::int` })
+    .from(runEvent)
+    .where(eq(runEvent.runId, runId));
+  return Number(row?.seq ?? 0);
+}
+
+/** Tool events of many runs, to summarise earlier turns of the conversation. */
+export async function listToolEventsForRuns(
+  db: Executor,
+  { runIds }: { runIds: string[] },
+): Promise<RunEventRow[]> {
+  if (runIds.length === 0) return [];
+  return db
+    .select()
+    .from(runEvent)
+    .where(and(inArray(runEvent.runId, runIds), inArray(runEvent.type, ["tool.completed", "tool.failed"])))
+    .orderBy(asc(runEvent.runId), asc(runEvent.seq));
+}

@@ -1,0 +1,107 @@
+import "server-only";
+import { EventEmitter } from "node:events";
+import type { DatabaseHandle } from "@/db/client";
+
+/**
+ * Wakes the followers of a run when new events are stored, and carries cancel requests to the
+ * process executing a run. It carries signals, never events: followers always read events from
+ * run_event, so a lost or duplicated signal can delay a frame but never lose or repeat one.
+ */
+export interface RunEventBus {
+  publish(runId: string, seq: number): Promise<void>;
+  subscribe(runId: string, listener: (seq: number) => void): () => void;
+  publishCancel(runId: string): Promise<void>;
+  subscribeCancel(listener: (runId: string) => void): () => void;
+  close(): Promise<void>;
+}
+
+const channel = "patchwork_run_events";
+
+class LocalRunEventBus implements RunEventBus {
+  protected readonly emitter = new EventEmitter();
+
+  constructor() {
+    // One listener per open stream; hundreds of viewers are normal, not a leak.
+    this.emitter.setMaxListeners(0);
+  }
+
+  async publish(runId: string, seq: number): Promise<void> {
+    this.emitter.emit(`event:${runId}`, seq);
+  }
+
+  subscribe(runId: string, listener: (seq: number) => void): () => void {
+    this.emitter.on(`event:${runId}`, listener);
+    return () => this.emitter.off(`event:${runId}`, listener);
+  }
+
+  async publishCancel(runId: string): Promise<void> {
+    this.emitter.emit("cancel", runId);
+  }
+
+  subscribeCancel(listener: (runId: string) => void): () => void {
+    this.emitter.on("cancel", listener);
+    return () => this.emitter.off("cancel", listener);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}
+
+/**
+ * Postgres LISTEN/NOTIFY, so a stream served by one process follows a run executed by another.
+ * Local listeners are also woken directly, which spares same-process followers the round trip.
+ */
+class PostgresRunEventBus extends LocalRunEventBus {
+  private readonly ready: Promise<{ unlisten(): Promise<void> }>;
+
+  constructor(private readonly client: NonNullable<DatabaseHandle["postgresClient"]>) {
+    super();
+    this.ready = client.listen(channel, (payload) => this.receive(payload));
+  }
+
+  private receive(payload: string): void {
+    const separator = payload.indexOf(":");
+    const kind = payload.slice(0, separator);
+    const rest = payload.slice(separator + 1);
+    if (kind === "cancel") {
+      this.emitter.emit("cancel", rest);
+    } else if (kind === "event") {
+      const [runId, seq] = rest.split("@");
+      this.emitter.emit(`event:${runId}`, Number(seq));
+    }
+  }
+
+  /** Resolves once this process is listening; callers that must not miss a signal await it. */
+  listening(): Promise<unknown> {
+    return this.ready;
+  }
+
+  override async publish(runId: string, seq: number): Promise<void> {
+    await super.publish(runId, seq);
+    await this.client`select pg_notify(${channel}, ${`event:${runId}@${seq}`})`;
+  }
+
+  override async publishCancel(runId: string): Promise<void> {
+    await super.publishCancel(runId);
+    await this.client`select pg_notify(${channel}, ${`cancel:${runId}`})`;
+  }
+
+  override async close(): Promise<void> {
+    await (await this.ready).unlisten();
+    await super.close();
+  }
+}
+
+const buses = new WeakMap<DatabaseHandle, RunEventBus>();
+
+/** The bus for a database: in-process for PGlite (one process per data dir), LISTEN/NOTIFY for Postgres. */
+export async function getRunEventBus(handle: DatabaseHandle): Promise<RunEventBus> {
+  let bus = buses.get(handle);
+  if (!bus) {
+    bus = handle.postgresClient ? new PostgresRunEventBus(handle.postgresClient) : new LocalRunEventBus();
+    buses.set(handle, bus);
+  }
+  if (bus instanceof PostgresRunEventBus) await bus.listening();
+  return bus;
+}

@@ -1,0 +1,293 @@
+import "server-only";
+import { type JSONSchema7, type LanguageModel, type ModelMessage, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import { z } from "zod";
+import type { RunUsage } from "@/db/schema";
+import { runErrorCodes } from "./event-types";
+import { RunFailure } from "./run-failure";
+import type { RunEventWriter } from "./run-event-writer";
+import { type AgentTool, type ToolContext, agentTools, unparsedArgumentsKey, validateToolInput } from "./tools";
+
+export interface NativeAgentInput {
+  model: LanguageModel;
+  system: string;
+  messages: ModelMessage[];
+  context: ToolContext;
+  writer: RunEventWriter;
+  signal: AbortSignal;
+  maxIterations: number;
+  toolTimeoutMs: number;
+}
+
+export interface NativeAgentResult {
+  text: string;
+  usage: Omit<RunUsage, "total_cost_usd">;
+  steps: number;
+  hitIterationLimit: boolean;
+}
+
+/**
+ * The native coding agent: the AI SDK tool loop over the run's overlay. Text streams out as
+ * `assistant.delta`; every tool call becomes a `tool.started` and a `tool.completed`/`tool.failed`
+ * pair. Tool input is validated by us, not by the SDK, so a bad call is answered with
+ * TOOL_INPUT_VALIDATION_FAILED and the loop goes on instead of ending the run.
+ */
+export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAgentResult> {
+  const { writer, context } = input;
+  const watchdog = new ModelWatchdog(input.toolTimeoutMs, input.signal);
+  const startedCalls = new Set<string>();
+  const writeFileOpen = () => context.legacyWriteFileEnabled || context.writeFileUnlocked.size > 0;
+
+  const tools = Object.fromEntries(
+    Object.values(agentTools).map((agentTool) => [
+      agentTool.name,
+      tool({
+        description: agentTool.description,
+        // No SDK-side validation: everything parseable reaches execute, which validates and explains.
+        inputSchema: jsonSchema<unknown>(
+          z.toJSONSchema(agentTool.inputSchema, { io: "input", unrepresentable: "any" }) as JSONSchema7,
+        ),
+        execute: async (rawInput: unknown, { toolCallId }: { toolCallId: string }) => {
+          startedCalls.add(toolCallId);
+          watchdog.pause();
+          try {
+            return await executeTool(agentTool, rawInput, toolCallId, input);
+          } finally {
+            watchdog.resume();
+          }
+        },
+      }),
+    ]),
+  );
+
+  let text = "";
+  let stepCount = 0;
+  let lastFinishReason: string | undefined;
+  const result = streamText({
+    model: input.model,
+    system: input.system,
+    messages: input.messages,
+    tools,
+    abortSignal: watchdog.signal,
+    maxRetries: 2,
+    stopWhen: stepCountIs(input.maxIterations),
+    prepareStep: () => ({
+      activeTools: Object.keys(tools).filter((name) => name !== "write_file" || writeFileOpen()),
+    }),
+    // Arguments that are not JSON at all still reach our validator, which tells the model why.
+    experimental_repairToolCall: async ({ toolCall, error }) => {
+      if ((error as { name?: string }).name !== "AI_InvalidToolInputError") return null;
+      return { ...toolCall, input: JSON.stringify({ [unparsedArgumentsKey]: toolCall.input }) };
+    },
+    onStepFinish: (step) => {
+      stepCount += 1;
+      lastFinishReason = step.finishReason;
+    },
+  });
+
+  try {
+    for await (const part of result.fullStream) {
+      watchdog.touch();
+      switch (part.type) {
+        case "text-delta":
+          if (part.text) {
+            text += part.text;
+            await writer.emit("assistant.delta", { text: part.text });
+          }
+          break;
+        case "reasoning-delta":
+          if (part.text) await writer.emit("reasoning.delta", { text: part.text });
+          break;
+        case "tool-error":
+          // Calls the SDK refused before execute (an unknown tool name) still get a row.
+          if (!startedCalls.has(part.toolCallId)) {
+            startedCalls.add(part.toolCallId);
+            await writer.emit("tool.started", { call_id: part.toolCallId, tool: part.toolName, title: part.toolName });
+            await writer.emit("tool.failed", {
+              call_id: part.toolCallId,
+              tool: part.toolName,
+              code: "TOOL_NOT_FOUND",
+              message: `There is no tool named ${part.toolName}.`,
+              diagnostics: [],
+            });
+          }
+          break;
+        case "error":
+          throw part.error;
+        case "abort":
+          throw watchdog.abortReason();
+        default:
+          break;
+      }
+    }
+    const usage = await result.totalUsage;
+    return {
+      text,
+      steps: stepCount,
+      hitIterationLimit: stepCount >= input.maxIterations && lastFinishReason === "tool-calls",
+      usage: {
+        input_tokens: usage.inputTokens ?? 0,
+        output_tokens: usage.outputTokens ?? 0,
+        cache_read_input_tokens: usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0,
+        cache_creation_input_tokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
+      },
+    };
+  } catch (error) {
+    if (watchdog.signal.aborted) throw watchdog.abortReason();
+    throw error;
+  } finally {
+    watchdog.dispose();
+  }
+}
+
+async function executeTool(agentTool: AgentTool, rawInput: unknown, callId: string, input: NativeAgentInput): Promise<unknown> {
+  const { writer } = input;
+  const started = performance.now();
+  const validated = validateToolInput(agentTool.inputSchema, rawInput);
+  const title = validated.ok ? agentTool.title(validated.value) : humanToolName(agentTool.name);
+  await writer.emit("tool.started", { call_id: callId, tool: agentTool.name, title });
+  if (!validated.ok) {
+    await writer.emit("tool.failed", {
+      call_id: callId,
+      tool: agentTool.name,
+      code: runErrorCodes.toolInputValidation,
+      message: validated.message,
+      fields: validated.fields,
+      diagnostics: [],
+      duration_ms: Math.round(performance.now() - started),
+    });
+    return { error: { code: runErrorCodes.toolInputValidation, message: validated.message, fields: validated.fields } };
+  }
+  let outcome: Awaited<ReturnType<AgentTool["execute"]>>;
+  try {
+    outcome = await withTimeout(agentTool.execute(validated.value, input.context), input.toolTimeoutMs, input.signal);
+  } catch (error) {
+    const timedOut = error instanceof ToolTimeoutError;
+    const code = timedOut ? runErrorCodes.toolTimeout : "TOOL_EXECUTION_FAILED";
+    const message = timedOut
+      ? `${agentTool.name} did not finish within ${Math.round(input.toolTimeoutMs / 1000)} s.`
+      : `${agentTool.name} failed unexpectedly.`;
+    if (!timedOut) console.error("[patchwork] tool failed", agentTool.name, error);
+    if (input.signal.aborted) throw error;
+    await writer.emit("tool.failed", {
+      call_id: callId,
+      tool: agentTool.name,
+      code,
+      message,
+      diagnostics: [],
+      duration_ms: Math.round(performance.now() - started),
+    });
+    return { error: { code, message } };
+  }
+  const duration = Math.round(performance.now() - started);
+  if (outcome.ok) {
+    await writer.emit("tool.completed", {
+      call_id: callId,
+      tool: agentTool.name,
+      title,
+      summary: outcome.summary,
+      duration_ms: duration,
+      ...outcome.details,
+    });
+  } else {
+    const { diagnostics = [], ...details } = outcome.details ?? {};
+    await writer.emit("tool.failed", {
+      call_id: callId,
+      tool: agentTool.name,
+      title,
+      code: outcome.code,
+      message: outcome.message,
+      diagnostics,
+      duration_ms: duration,
+      ...details,
+    });
+  }
+  return outcome.output;
+}
+
+function humanToolName(name: string): string {
+  return name.replace(/_/g, " ").replace(/^./, (first) => first.toUpperCase());
+}
+
+class ToolTimeoutError extends Error {}
+
+async function withTimeout<Value>(promise: Promise<Value>, milliseconds: number, signal: AbortSignal): Promise<Value> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    return await Promise.race([
+      promise,
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new ToolTimeoutError()), milliseconds);
+        onAbort = () => reject(signal.reason ?? new Error("aborted"));
+        signal.addEventListener("abort", onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener("abort", onAbort);
+  }
+}
+
+/**
+ * Aborts the model call when the run is cancelled, or when the model sends nothing for the
+ * tool-time limit (a hung stream) — paused while our own tools run, which have their own limit.
+ */
+class ModelWatchdog {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private paused = 0;
+  private reason: unknown;
+  private readonly onParentAbort = () => this.abort(this.parent.reason);
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly parent: AbortSignal,
+  ) {
+    if (parent.aborted) this.abort(parent.reason);
+    else parent.addEventListener("abort", this.onParentAbort, { once: true });
+    this.touch();
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  touch(): void {
+    clearTimeout(this.timer);
+    if (this.paused > 0 || this.controller.signal.aborted) return;
+    this.timer = setTimeout(() => {
+      this.abort(
+        new RunFailure(
+          runErrorCodes.modelTimeout,
+          `The model sent nothing for ${Math.round(this.idleMs / 1000)} s, so the run was stopped.`,
+        ),
+      );
+    }, this.idleMs);
+  }
+
+  pause(): void {
+    this.paused += 1;
+    clearTimeout(this.timer);
+  }
+
+  resume(): void {
+    this.paused = Math.max(0, this.paused - 1);
+    this.touch();
+  }
+
+  abortReason(): unknown {
+    return this.reason ?? new Error("aborted");
+  }
+
+  private abort(reason: unknown): void {
+    if (this.controller.signal.aborted) return;
+    this.reason = reason;
+    clearTimeout(this.timer);
+    this.controller.abort(reason);
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.parent.removeEventListener("abort", this.onParentAbort);
+  }
+}

@@ -1,0 +1,100 @@
+import "server-only";
+import type { DatabaseHandle } from "@/db/client";
+import { getAppRun, getRunById, listEventsAfter } from "@/db/queries/runs";
+import { PatchworkError } from "@/lib/errors";
+import { getRunEventBus } from "./event-bus";
+import { isTerminalRunEventType } from "./event-types";
+import { toRunEvent } from "./run-event-writer";
+import { encodeComment, encodeEventFrame, encodeRetry } from "./sse";
+
+export interface RunEventStreamInput {
+  appId: string;
+  runId: string;
+  /** Replay starts after this seq (Last-Event-ID or ?after=); 0 replays everything. */
+  afterSeq: number;
+  /** Ends the stream when the client goes away. */
+  signal?: AbortSignal;
+  keepAliveMs?: number;
+}
+
+/**
+ * A run's events as SSE: the stored ones after `afterSeq`, then live ones as they are stored,
+ * until the terminal event. Every frame comes from run_event, so a reconnect gets exactly the
+ * events it missed, once each, whichever process executes the run.
+ */
+export async function openRunEventStream(handle: DatabaseHandle, input: RunEventStreamInput): Promise<ReadableStream<Uint8Array>> {
+  const run = await getAppRun(handle.db, { appId: input.appId, id: input.runId });
+  if (!run) throw new PatchworkError("NOT_FOUND", "Run not found.", { details: { run_id: input.runId } });
+  const bus = await getRunEventBus(handle);
+  const keepAliveMs = input.keepAliveMs ?? Number(process.env.PATCHWORK_SSE_KEEPALIVE_MS || 15_000);
+
+  let lastSeq = input.afterSeq;
+  let closed = false;
+  let wake: (() => void) | null = null;
+  let pendingSignal = false;
+  const signalWake = () => {
+    pendingSignal = true;
+    wake?.();
+  };
+  // Subscribe before the first read, so an event stored in between still wakes us.
+  const unsubscribe = bus.subscribe(input.runId, signalWake);
+  const stop = () => {
+    closed = true;
+    unsubscribe();
+    wake?.();
+  };
+  input.signal?.addEventListener("abort", stop, { once: true });
+
+  return new ReadableStream<Uint8Array>({
+    async start(controller) {
+      controller.enqueue(encodeRetry(1000));
+      let keepAliveTimer: NodeJS.Timeout | undefined;
+      try {
+        while (!closed) {
+          pendingSignal = false;
+          const rows = await listEventsAfter(handle.db, { runId: input.runId, seq: lastSeq, limit: 500 });
+          for (const row of rows) {
+            if (closed) break;
+            controller.enqueue(encodeEventFrame(toRunEvent(row, input.appId)));
+            lastSeq = row.seq;
+            if (isTerminalRunEventType(row.type)) closed = true;
+          }
+          if (closed) break;
+          if (rows.length === 500) continue;
+          if (rows.length === 0) {
+            // A finished run with nothing after `afterSeq` ends the stream instead of hanging.
+            const current = await getRunById(handle.db, { id: input.runId });
+            if (!current || (current.status !== "queued" && current.status !== "running")) {
+              const more = await listEventsAfter(handle.db, { runId: input.runId, seq: lastSeq, limit: 1 });
+              if (more.length === 0) break;
+              continue;
+            }
+          }
+          if (pendingSignal) continue;
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            keepAliveTimer = setTimeout(() => {
+              if (!closed) controller.enqueue(encodeComment("keep-alive"));
+              resolve();
+            }, keepAliveMs);
+          });
+          wake = null;
+          clearTimeout(keepAliveTimer);
+        }
+      } catch (error) {
+        console.error("[patchwork] run stream failed", input.runId, error);
+      } finally {
+        clearTimeout(keepAliveTimer);
+        stop();
+        try {
+          controller.close();
+        } catch {
+          // Already closed by a client disconnect; nothing left to do.
+        }
+      }
+    },
+    cancel() {
+      stop();
+    },
+  });
+}

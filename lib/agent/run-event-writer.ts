@@ -1,0 +1,102 @@
+import "server-only";
+import type { DatabaseHandle } from "@/db/client";
+import { insertRunEvent, updateRun } from "@/db/queries/runs";
+import type { AgentRunRow } from "@/db/schema";
+import type { RunEventBus } from "./event-bus";
+import { type RunEvent, type RunEventType, type TerminalRunEventType, isTerminalRunEventType } from "./event-types";
+import { redactSecrets } from "./redact-secrets";
+
+/**
+ * The only writer of a run's events. Appends are chained, so `seq` is gapless and in call order,
+ * and each event is committed to run_event before followers are woken.
+ */
+export class RunEventWriter {
+  private chain: Promise<unknown> = Promise.resolve();
+  private nextSeq: number;
+  private terminal: TerminalRunEventType | null = null;
+
+  constructor(
+    private readonly handle: DatabaseHandle,
+    private readonly bus: RunEventBus,
+    private readonly run: { id: string; appId: string },
+    lastSeq: number,
+  ) {
+    this.nextSeq = lastSeq + 1;
+  }
+
+  get ended(): boolean {
+    return this.terminal !== null;
+  }
+
+  /** Appends a non-terminal event. Ignored after the terminal event: a run ends exactly once. */
+  emit(type: Exclude<RunEventType, TerminalRunEventType>, payload: Record<string, unknown>): Promise<RunEvent | null> {
+    if (this.terminal) return Promise.resolve(null);
+    return this.enqueue(async () => {
+      const seq = this.nextSeq;
+      const row = await insertRunEvent(this.handle.db, { runId: this.run.id, seq, type, payload: redactSecrets(payload) });
+      this.nextSeq += 1;
+      return row;
+    });
+  }
+
+  /**
+   * Appends the terminal event and the run's final state in one transaction, so a reader never
+   * sees a finished stream with a running run or the reverse. Returns false if the run had ended.
+   */
+  async finish(
+    type: TerminalRunEventType,
+    payload: Record<string, unknown>,
+    runUpdate: Partial<Omit<AgentRunRow, "id">>,
+  ): Promise<boolean> {
+    if (this.terminal) return false;
+    this.terminal = type;
+    await this.enqueue(async () => {
+      const seq = this.nextSeq;
+      const row = await this.handle.db.transaction(async (transaction) => {
+        const inserted = await insertRunEvent(transaction, {
+          runId: this.run.id,
+          seq,
+          type,
+          payload: redactSecrets(payload),
+        });
+        await updateRun(transaction, { id: this.run.id, ...redactSecrets(runUpdate), finishedAt: new Date() });
+        return inserted;
+      });
+      this.nextSeq += 1;
+      return row;
+    });
+    return true;
+  }
+
+  /** Resolves when every event emitted so far is stored. */
+  async flush(): Promise<void> {
+    await this.chain.catch(() => undefined);
+  }
+
+  private enqueue(write: () => Promise<{ runId: string; seq: number; type: string; payload: Record<string, unknown>; createdAt: Date }>): Promise<RunEvent> {
+    const result = this.chain.then(async () => {
+      const row = await write();
+      await this.bus.publish(this.run.id, row.seq);
+      return toRunEvent(row, this.run.appId);
+    });
+    // The chain continues after a failed write; the failure still reaches this caller.
+    this.chain = result.catch(() => undefined);
+    return result;
+  }
+}
+
+export function toRunEvent(
+  row: { runId: string; seq: number; type: string; payload: Record<string, unknown>; createdAt: Date },
+  appId: string,
+): RunEvent {
+  return {
+    seq: row.seq,
+    run_id: row.runId,
+    app_id: appId,
+    type: row.type as RunEventType,
+    ts: row.createdAt.toISOString(),
+    payload: row.payload,
+  };
+}
+
+export { isTerminalRunEventType };

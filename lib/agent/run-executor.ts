@@ -1,0 +1,221 @@
+import "server-only";
+import type { DatabaseHandle } from "@/db/client";
+import { getRevision } from "@/db/queries/revisions";
+import { updateRun } from "@/db/queries/runs";
+import type { AgentRunRow, RunUsage } from "@/db/schema";
+import { getEnvironment } from "@/lib/env";
+import { PatchworkError } from "@/lib/errors";
+import { estimateCostUsd, getLanguageModel } from "@/lib/models";
+import { buildPreview } from "@/lib/preview";
+import { commitRevision, createCheckpoint, diffRevisions, getDraftRevision } from "@/lib/workspace";
+import { lookupPath } from "@/lib/workspace/tree-store";
+import { loadConversation } from "./conversation-history";
+import { getRunEventBus } from "./event-bus";
+import { runErrorCodes } from "./event-types";
+import { runNativeAgent } from "./native-agent";
+import { describeRunError } from "./describe-run-error";
+import { RunCancelled, RunFailure } from "./run-failure";
+import { RunEventWriter } from "./run-event-writer";
+import { getRunLocks } from "./run-locks";
+import { buildSystemPrompt } from "./system-prompt";
+import type { ToolContext, VerificationResult } from "./tools";
+import { WorkspaceOverlay } from "./workspace-overlay";
+
+interface Execution {
+  runId: string;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+const registryKey = Symbol.for("patchwork.runExecutions");
+type GlobalWithRegistry = typeof globalThis & { [registryKey]?: Map<string, Execution> };
+
+/** Runs executing in this process, by id (shared across Next.js module copies). */
+export function localExecutions(): Map<string, Execution> {
+  const holder = globalThis as GlobalWithRegistry;
+  holder[registryKey] ??= new Map();
+  return holder[registryKey];
+}
+
+/**
+ * Starts a run in the background of this process — not tied to any HTTP request, so closing the
+ * stream never stops it. The run's lock must already be held (createRun takes it).
+ */
+export function startRunExecution(handle: DatabaseHandle, run: AgentRunRow): Execution {
+  const controller = new AbortController();
+  const execution: Execution = { runId: run.id, controller, done: Promise.resolve() };
+  execution.done = executeRun(handle, run, controller)
+    .catch((error) => console.error("[patchwork] run executor crashed", run.id, error))
+    .finally(async () => {
+      localExecutions().delete(run.id);
+      await getRunLocks(handle)
+        .release(run.id)
+        .catch((error) => console.error("[patchwork] could not release run lock", run.id, error));
+    });
+  localExecutions().set(run.id, execution);
+  return execution;
+}
+
+async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: AbortController): Promise<void> {
+  const environment = getEnvironment();
+  const bus = await getRunEventBus(handle);
+  const writer = new RunEventWriter(handle, bus, { id: run.id, appId: run.appId }, 0);
+  const unsubscribe = bus.subscribeCancel((runId) => {
+    if (runId === run.id) controller.abort(new RunCancelled());
+  });
+  let outputText = "";
+  try {
+    await updateRun(handle.db, { id: run.id, status: "running", startedAt: new Date() });
+    await writer.emit("run.accepted", {
+      requested_model_id: run.requestedModelId,
+      resolved_model_id: run.resolvedModelId,
+      engine: run.executionEngine,
+      base_revision_id: run.baseRevisionId,
+    });
+    if (!run.baseRevisionId || !run.resolvedModelId) throw new Error("run is missing its base revision or model");
+    const overlay = await WorkspaceOverlay.open(handle.db, { appId: run.appId, revisionId: run.baseRevisionId });
+    let verifications = 0;
+    const context: ToolContext = {
+      overlay,
+      patchFailures: new Map(),
+      writeFileUnlocked: new Set(),
+      legacyWriteFileEnabled: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE,
+      autoVerifyPatch: environment.APPS_CODING_AGENT_AUTO_VERIFY_PATCH,
+      verify: async (): Promise<VerificationResult> => {
+        verifications += 1;
+        const build = await buildPreview({
+          key: `run:${run.id}:verify:${verifications}`,
+          appId: run.appId,
+          files: await overlay.snapshot(),
+        });
+        return { ok: build.ok, diagnostics: build.diagnostics, duration_ms: Math.round(build.durationMs) };
+      },
+    };
+    const { appName, messages } = await loadConversation(handle.db, run);
+    const result = await runNativeAgent({
+      model: getLanguageModel(run.resolvedModelId),
+      system: buildSystemPrompt({ appName, writeFileAvailable: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE }),
+      messages,
+      context,
+      writer,
+      signal: controller.signal,
+      maxIterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS,
+      toolTimeoutMs: environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S * 1000,
+    });
+    outputText = result.text;
+    if (controller.signal.aborted) throw new RunCancelled();
+
+    const resultRevisionId = await commitRunChanges(handle, run, overlay, writer);
+    if (result.hitIterationLimit) {
+      await writer.emit("notice", {
+        kind: "iteration_limit",
+        message: `The agent stopped after ${environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS} steps. Its changes so far are saved; ask it to continue if needed.`,
+        data: { max_iterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS },
+      });
+    }
+    const usage: RunUsage = {
+      ...result.usage,
+      total_cost_usd: estimateCostUsd(run.resolvedModelId, {
+        inputTokens: result.usage.input_tokens,
+        outputTokens: result.usage.output_tokens,
+        inputTokenDetails: {
+          cacheReadTokens: result.usage.cache_read_input_tokens,
+          cacheWriteTokens: result.usage.cache_creation_input_tokens,
+        },
+      }),
+    };
+    await writer.emit("usage", { ...usage });
+    if (outputText.trim() === "") {
+      // The chat must never show an empty reply: say what happened instead.
+      outputText = resultRevisionId ? "I made the changes shown above." : "I finished without changing any files.";
+      await writer.emit("assistant.delta", { text: outputText });
+    }
+    await writer.finish(
+      "run.completed",
+      { result_revision_id: resultRevisionId, usage },
+      { status: "completed", resultRevisionId, outputText, usage },
+    );
+  } catch (error) {
+    await writer.flush();
+    if (RunCancelled.isInstance(error) || RunCancelled.isInstance(controller.signal.reason)) {
+      await writer.finish("run.cancelled", { message: "Stopped before finishing; no files were changed." }, {
+        status: "cancelled",
+        outputText,
+      });
+      return;
+    }
+    const { code, message } = describeRunError(error);
+    await writer.finish("run.failed", { code, message }, { status: "failed", errorCode: code, errorMessage: message, outputText });
+  } finally {
+    unsubscribe();
+  }
+}
+
+/**
+ * Turns the overlay into one revision between a pre-run and a post-run checkpoint. If the person
+ * saved a file meanwhile, the run still lands on top as long as none of its files were touched.
+ */
+async function commitRunChanges(
+  handle: DatabaseHandle,
+  run: AgentRunRow,
+  overlay: WorkspaceOverlay,
+  writer: RunEventWriter,
+): Promise<string | null> {
+  const changes = await overlay.changes();
+  if (changes.length === 0) return null;
+  const message = `Agent: ${run.input.length > 72 ? `${run.input.slice(0, 71)}…` : run.input}`;
+  const commit = (baseRevisionId: string) =>
+    commitRevision(handle.db, { appId: run.appId, baseRevisionId, changes, source: "agent", runId: run.id, message });
+  let committed: Awaited<ReturnType<typeof commit>>;
+  try {
+    committed = await commit(run.baseRevisionId!);
+  } catch (error) {
+    if (!PatchworkError.isInstance(error) || error.code !== "REVISION_CONFLICT") throw error;
+    const head = await getDraftRevision(handle.db, { appId: run.appId });
+    const base = await getRevision(handle.db, { appId: run.appId, id: run.baseRevisionId! });
+    for (const change of changes) {
+      const path = change.type === "rename" ? change.from : change.path;
+      const [now, then] = await Promise.all([lookupPath(handle.db, head.rootTreeHash, path), lookupPath(handle.db, base!.rootTreeHash, path)]);
+      if (now?.hash !== then?.hash) {
+        throw new RunFailure(
+          runErrorCodes.revisionConflict,
+          `${path} was changed outside this run while it worked, so its edits were not saved. Run it again on the current draft.`,
+        );
+      }
+    }
+    committed = await commit(head.id);
+  }
+  const { revision } = committed;
+  const diffStats = await summarizeChanges(handle, revision.parentRevisionId, revision.id, run.appId);
+  await writer.emit("revision.created", {
+    revision_id: revision.id,
+    parent_revision_id: revision.parentRevisionId,
+    files_changed: diffStats.files,
+    additions: diffStats.additions,
+    deletions: diffStats.deletions,
+  });
+  const checkpoint = await createCheckpoint(handle.db, {
+    appId: run.appId,
+    revisionId: revision.id,
+    kind: "post_run",
+    runId: run.id,
+  });
+  await writer.emit("checkpoint.created", {
+    checkpoint_id: checkpoint.id,
+    revision_id: revision.id,
+    kind: "post_run",
+    files_changed: diffStats.files,
+    additions: diffStats.additions,
+    deletions: diffStats.deletions,
+  });
+  return revision.id;
+}
+
+async function summarizeChanges(handle: DatabaseHandle, fromId: string | null, toId: string, appId: string) {
+  const diff = await diffRevisions(handle.db, { appId, revisionId: toId, againstRevisionId: fromId });
+  return {
+    files: diff.files.map((file) => ({ path: file.path, status: file.status, additions: file.additions, deletions: file.deletions })),
+    additions: diff.additions,
+    deletions: diff.deletions,
+  };
+}
