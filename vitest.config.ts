@@ -1,17 +1,45 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
+const root = import.meta.dirname;
+const shared = {
+  resolve: { alias: { "@": root } },
+};
+const serverOnlyAlias = { "server-only": path.resolve(root, "test/support/server-only-noop.ts") };
+const excluded = ["node_modules/**", "e2e/**", ".next/**", ".data/**"];
+
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  ...shared,
   test: {
-    include: ["**/*.test.ts", "**/*.test.tsx"],
-    exclude: ["node_modules/**", "e2e/**", ".next/**", ".data/**"],
-    environment: "node",
     testTimeout: 30_000,
-    hookTimeout: 60_000,
-    // Integration suites start real servers and databases; keep them from starving each other.
-    maxWorkers: 2,
-    server: { deps: { inline: ["server-only"] } },
-    alias: { "server-only": path.resolve(import.meta.dirname, "test/support/server-only-noop.ts") },
+    hookTimeout: 120_000,
+    projects: [
+      {
+        ...shared,
+        test: {
+          name: "unit",
+          include: ["**/*.test.ts", "**/*.test.tsx"],
+          exclude: [...excluded, "**/*.integration.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          alias: serverOnlyAlias,
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "integration",
+          include: ["**/*.integration.test.ts"],
+          exclude: excluded,
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          // Each suite starts its own production servers; two at a time keeps the machine responsive.
+          maxWorkers: 2,
+          alias: serverOnlyAlias,
+        },
+      },
+    ],
   },
 });

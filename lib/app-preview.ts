@@ -1,0 +1,34 @@
+import "server-only";
+import type { Executor } from "@/db/client";
+import { type PreviewBuild, buildPreview, renderPreviewDocument } from "@/lib/preview";
+import { decodeText, getPublishedApp, readAllFiles } from "@/lib/workspace";
+
+/** Bundles one revision of an app (cached per revision by the preview builder). */
+export async function buildRevisionPreview(
+  db: Executor,
+  { appId, revisionId }: { appId: string; revisionId?: string | null },
+): Promise<{ revisionId: string; build: PreviewBuild; indexHtml: string | undefined }> {
+  const { revision, files } = await readAllFiles(db, { appId, revisionId });
+  const build = await buildPreview({ key: revision.id, appId, files });
+  const indexBytes = files.get("index.html");
+  return { revisionId: revision.id, build, indexHtml: indexBytes ? (decodeText(indexBytes) ?? undefined) : undefined };
+}
+
+/** The sandboxed HTML document for a revision: the app, or its build errors as an overlay. */
+export async function renderRevisionDocument(
+  db: Executor,
+  input: { appId: string; revisionId?: string | null; title?: string },
+): Promise<Response> {
+  const { build, indexHtml } = await buildRevisionPreview(db, input);
+  const document = renderPreviewDocument({ build, indexHtml, title: input.title });
+  return new Response(document.html, {
+    status: 200,
+    headers: { "content-type": "text/html; charset=utf-8", ...document.headers },
+  });
+}
+
+/** The published app at /p/{slug}: its pinned revision, isolated exactly like the preview. */
+export async function renderPublishedDocument(db: Executor, { slug }: { slug: string }): Promise<Response> {
+  const app = await getPublishedApp(db, { slug });
+  return renderRevisionDocument(db, { appId: app.id, revisionId: app.publishedRevisionId, title: app.name });
+}

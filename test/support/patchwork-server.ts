@@ -1,0 +1,120 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export interface PatchworkServer {
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Everything the server printed, for assertions on logs (e.g. no secrets). */
+  output(): string;
+  /** SIGKILL: a crash, with no chance to clean up. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+export function temporaryDataDir(label: string): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), `patchwork-${label}-`));
+}
+
+/**
+ * Starts the production build (`next start`) on 127.0.0.1 with the given environment and waits
+ * for /api/health. Needs `npm run build` first; `npm test` does that.
+ */
+export async function startPatchworkServer(options: { env?: Record<string, string | undefined>; port?: number } = {}): Promise<PatchworkServer> {
+  const distDir = process.env.PATCHWORK_DIST_DIR || ".next";
+  if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) {
+    throw new Error("No production build found: run `npm run build` before the integration tests (npm test does).");
+  }
+  const port = options.port ?? (await freePort());
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, NODE_ENV: "production", PATCHWORK_DISABLE_OLLAMA_DETECTION: "1", ...options.env })) {
+    if (value !== undefined) env[key] = value;
+  }
+  if (!env.DATABASE_URL && !env.PATCHWORK_DATA_DIR) env.PATCHWORK_DATA_DIR = temporaryDataDir("server");
+  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Patchwork server exited early (${child.exitCode}):\n${output}`);
+    try {
+      const response = await fetch(`${url}/api/health`);
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`Patchwork server did not become healthy:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    port,
+    process: child,
+    output: () => output,
+    async kill() {
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+/** JSON fetch against a server, sending the builder's own Origin like the browser would for mutations. */
+export async function api(
+  server: { url: string },
+  pathname: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: any; headers: Headers }> {
+  const response = await fetch(`${server.url}${pathname}`, {
+    method: init.method ?? "GET",
+    headers: {
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...init.headers,
+    },
+    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // Not JSON (HTML documents); keep the text.
+  }
+  return { status: response.status, body, headers: response.headers };
+}
