@@ -59,6 +59,8 @@ describe("dev-demo", () => {
   const formats: Record<string, (line: string, number: number) => string> = {
     "colon numbered": (line, number) => `${number}: ${line}`,
     "pipe numbered": (line, number) => `${String(number).padStart(4)} | ${line}`,
+    // What the native agent's read_file_range renders.
+    "read_file_range numbered": (line, number) => `${String(number).padStart(3)}| ${line}`,
     "tab numbered": (line, number) => `${number}\t${line}`,
     "not numbered": (line) => line,
   };
