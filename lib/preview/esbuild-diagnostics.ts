@@ -1,0 +1,43 @@
+import path from "node:path";
+import type { Message } from "esbuild";
+import { previewNamespaces } from "./virtual-files-plugin";
+import type { PreviewDiagnostic } from "./preview-types";
+
+const appFilePrefixes = [`${previewNamespaces.app}:`, `${previewNamespaces.entry}:`];
+
+/**
+ * Turns an esbuild message into a diagnostic in the app's coordinates: "app:src/App.tsx" becomes
+ * "src/App.tsx", columns become one-based, and files of the builder become root-relative.
+ */
+export function toPreviewDiagnostic(
+  message: Message,
+  severity: PreviewDiagnostic["severity"],
+  builderRoot: string,
+): PreviewDiagnostic {
+  const location = message.location;
+  return {
+    file: location ? appRelativeFile(location.file, builderRoot) : null,
+    line: location ? location.line : null,
+    column: location ? location.column + 1 : null,
+    message: message.text,
+    severity,
+  };
+}
+
+/** True for anything esbuild throws on a failed build (a BuildFailure carries `errors`). */
+export function isBuildFailure(
+  error: unknown,
+): error is { errors: Message[]; warnings: Message[] } {
+  return (
+    error instanceof Error &&
+    Array.isArray((error as { errors?: unknown }).errors) &&
+    Array.isArray((error as { warnings?: unknown }).warnings)
+  );
+}
+
+function appRelativeFile(file: string, builderRoot: string): string {
+  for (const prefix of appFilePrefixes)
+    if (file.startsWith(prefix)) return file.slice(prefix.length);
+  if (path.isAbsolute(file)) return path.relative(builderRoot, file);
+  return file;
+}
