@@ -58,6 +58,22 @@ export async function updateRun(
   return row;
 }
 
+/**
+ * Sets a run's final state only if it is still active, returning whether it was. Two writers can
+ * never both end a run (e.g. recovery and a slow executor): the second one finds nothing to update.
+ */
+export async function finishRunIfActive(
+  db: Executor,
+  { id, ...values }: Partial<Omit<AgentRunRow, "id">> & { id: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(agentRun)
+    .set(values)
+    .where(and(eq(agentRun.id, id), inArray(agentRun.status, [...activeRunStatuses])))
+    .returning({ id: agentRun.id });
+  return rows.length > 0;
+}
+
 /** Marks a cancel request once; returns the run whether or not it was already marked. */
 export async function requestRunCancel(db: Executor, { id }: { id: string }): Promise<void> {
   await db

@@ -1,6 +1,6 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
-import { insertRunEvent, updateRun } from "@/db/queries/runs";
+import { finishRunIfActive, insertRunEvent } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
 import type { RunEventBus } from "./event-bus";
 import { type RunEvent, type RunEventType, type TerminalRunEventType, isTerminalRunEventType } from "./event-types";
@@ -41,7 +41,8 @@ export class RunEventWriter {
 
   /**
    * Appends the terminal event and the run's final state in one transaction, so a reader never
-   * sees a finished stream with a running run or the reverse. Returns false if the run had ended.
+   * sees a finished stream with a running run or the reverse. Returns false if the run had already
+   * ended — here, or by another writer such as recovery.
    */
   async finish(
     type: TerminalRunEventType,
@@ -50,22 +51,24 @@ export class RunEventWriter {
   ): Promise<boolean> {
     if (this.terminal) return false;
     this.terminal = type;
+    let ended = false;
     await this.enqueue(async () => {
       const seq = this.nextSeq;
       const row = await this.handle.db.transaction(async (transaction) => {
-        const inserted = await insertRunEvent(transaction, {
-          runId: this.run.id,
-          seq,
-          type,
-          payload: redactSecrets(payload),
+        const stillActive = await finishRunIfActive(transaction, {
+          id: this.run.id,
+          ...redactSecrets(runUpdate),
+          finishedAt: new Date(),
         });
-        await updateRun(transaction, { id: this.run.id, ...redactSecrets(runUpdate), finishedAt: new Date() });
-        return inserted;
+        if (!stillActive) return null;
+        return insertRunEvent(transaction, { runId: this.run.id, seq, type, payload: redactSecrets(payload) });
       });
+      if (!row) return null;
+      ended = true;
       this.nextSeq += 1;
       return row;
     });
-    return true;
+    return ended;
   }
 
   /** Resolves when every event emitted so far is stored. */
@@ -73,15 +76,18 @@ export class RunEventWriter {
     await this.chain.catch(() => undefined);
   }
 
-  private enqueue(write: () => Promise<{ runId: string; seq: number; type: string; payload: Record<string, unknown>; createdAt: Date }>): Promise<RunEvent> {
+  private enqueue<Row extends { runId: string; seq: number; type: string; payload: Record<string, unknown>; createdAt: Date } | null>(
+    write: () => Promise<Row>,
+  ): Promise<Row extends null ? RunEvent | null : RunEvent> {
     const result = this.chain.then(async () => {
       const row = await write();
+      if (!row) return null;
       await this.bus.publish(this.run.id, row.seq);
       return toRunEvent(row, this.run.appId);
     });
     // The chain continues after a failed write; the failure still reaches this caller.
     this.chain = result.catch(() => undefined);
-    return result;
+    return result as Promise<Row extends null ? RunEvent | null : RunEvent>;
   }
 }
 

@@ -93,7 +93,7 @@ async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: 
     };
     const { appName, messages } = await loadConversation(handle.db, run);
     const result = await runNativeAgent({
-      model: getLanguageModel(run.resolvedModelId),
+      model: getLanguageModel(run.resolvedModelId, { fetch: rateLimitObserver(writer) }),
       system: buildSystemPrompt({ appName, writeFileAvailable: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE }),
       messages,
       context,
@@ -217,5 +217,27 @@ async function summarizeChanges(handle: DatabaseHandle, fromId: string | null, t
     files: diff.files.map((file) => ({ path: file.path, status: file.status, additions: file.additions, deletions: file.deletions })),
     additions: diff.additions,
     deletions: diff.deletions,
+  };
+}
+
+/**
+ * Wraps fetch to tell the person when the provider rate-limits: the AI SDK retries on its own
+ * (honouring retry-after), and without this the run would just look stuck.
+ */
+function rateLimitObserver(writer: RunEventWriter): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await globalThis.fetch(input, init);
+    if (response.status === 429) {
+      const retryAfter = Number(response.headers.get("retry-after"));
+      const resetAt = Number.isFinite(retryAfter) && retryAfter > 0 ? new Date(Date.now() + retryAfter * 1000).toISOString() : null;
+      await writer.emit("notice", {
+        kind: "rate_limit",
+        message: resetAt
+          ? `The model provider is rate limiting; retrying after ${retryAfter} s.`
+          : "The model provider is rate limiting; retrying shortly.",
+        data: { reset_at: resetAt, status: 429 },
+      });
+    }
+    return response;
   };
 }

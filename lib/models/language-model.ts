@@ -15,7 +15,14 @@ import { parseModelId } from "./model-id";
  * pinned to even if discovery changes while it runs. Keys are passed explicitly so the SDK never
  * falls back to other environment variables of its own.
  */
-export function getLanguageModel(modelId: string): LanguageModel {
+export function getLanguageModel(
+  modelId: string,
+  options: {
+    /** Observes every provider HTTP call (the run executor uses it to report rate limits). */
+    fetch?: typeof globalThis.fetch;
+  } = {},
+): LanguageModel {
+  const { fetch } = options;
   const parsed = parseModelId(modelId);
   if (!parsed) {
     throw new PatchworkError(
@@ -38,9 +45,9 @@ export function getLanguageModel(modelId: string): LanguageModel {
         )?.keyVariable;
         throw unconfigured(modelId, `${variable} is not set`);
       }
-      if (provider === "openai") return createOpenAI({ apiKey })(modelName);
-      if (provider === "anthropic") return createAnthropic({ apiKey })(modelName);
-      return createGoogleGenerativeAI({ apiKey })(modelName);
+      if (provider === "openai") return createOpenAI({ apiKey, fetch })(modelName);
+      if (provider === "anthropic") return createAnthropic({ apiKey, fetch })(modelName);
+      return createGoogleGenerativeAI({ apiKey, fetch })(modelName);
     }
     case "compatible": {
       const baseURL = environment.OPENAI_COMPATIBLE_BASE_URL;
@@ -50,6 +57,7 @@ export function getLanguageModel(modelId: string): LanguageModel {
         baseURL: baseURL.replace(/\/+$/, ""),
         apiKey: environment.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined,
         includeUsage: true,
+        fetch,
       }).chatModel(modelName);
     }
     case "ollama": {
@@ -60,6 +68,7 @@ export function getLanguageModel(modelId: string): LanguageModel {
         name: "ollama",
         baseURL: `${environment.OLLAMA_BASE_URL.replace(/\/+$/, "")}/v1`,
         includeUsage: true,
+        fetch,
       }).chatModel(modelName);
     }
   }

@@ -43,7 +43,7 @@ export async function startPatchworkServer(options: { env?: Record<string, strin
     throw new Error("No production build found: run `npm run build` before the integration tests (npm test does).");
   }
   const port = options.port ?? (await freePort());
-  const env: Record<string, string> = {};
+  const env = {} as NodeJS.ProcessEnv;
   for (const [key, value] of Object.entries({ ...process.env, NODE_ENV: "production", PATCHWORK_DISABLE_OLLAMA_DETECTION: "1", ...options.env })) {
     if (value !== undefined) env[key] = value;
   }
