@@ -7,8 +7,7 @@ export interface RunEventData {
   app_id: string;
   type: string;
   ts: string;
-  // Tests read payload fields freely; the contract per type is asserted where it matters.
-  payload: Record<string, any>;
+  payload: Record<string, unknown>;
 }
 
 /** One parsed SSE frame; `data` is the frame's JSON. */
