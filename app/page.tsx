@@ -1,0 +1,5 @@
+import { Dashboard } from "@/components/dashboard/dashboard";
+
+export default function HomePage() {
+  return <Dashboard />;
+}

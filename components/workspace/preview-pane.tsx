@@ -1,0 +1,122 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { ExternalLink, RotateCw } from "lucide-react";
+import { useState } from "react";
+import { isApiError, previewUrl } from "@/components/api-client";
+import { previewStatusQuery } from "@/components/queries";
+import { RelativeTime } from "@/components/relative-time";
+import { Button } from "@/components/ui/button";
+import { Spinner } from "@/components/ui/spinner";
+import { PreviewErrorOverlay } from "./preview-error-overlay";
+import { PreviewFrame } from "./preview-frame";
+
+/** The live preview of the draft head, its build status, and the tools around it. */
+export function PreviewPane({
+  appId,
+  draftRevisionId,
+  onOpenFile,
+}: {
+  appId: string;
+  draftRevisionId: string | null;
+  onOpenFile: (path: string) => void;
+}) {
+  const [reloadCount, setReloadCount] = useState(0);
+  const status = useQuery({
+    ...previewStatusQuery(appId, draftRevisionId ?? ""),
+    enabled: !!draftRevisionId,
+  });
+  const src = draftRevisionId ? previewUrl(appId, draftRevisionId) : null;
+
+  const reload = () => {
+    setReloadCount((count) => count + 1);
+    void status.refetch();
+  };
+
+  return (
+    <section
+      className="flex h-full min-h-0 min-w-0 flex-1 flex-col bg-white"
+      aria-label="Preview"
+      data-testid="preview-pane"
+    >
+      <div className="flex h-10 shrink-0 items-center gap-2 border-b border-zinc-200 px-3">
+        <div
+          className="flex min-w-0 flex-1 items-center gap-2 text-xs text-zinc-500"
+          aria-live="polite"
+          data-testid="preview-status"
+        >
+          {!draftRevisionId || status.isPending ? (
+            <>
+              <Spinner className="size-3.5" />
+              <span>Building…</span>
+            </>
+          ) : status.isError ? (
+            <>
+              <span className="size-2 shrink-0 rounded-full bg-zinc-300" aria-hidden="true" />
+              <span className="truncate">
+                {isApiError(status.error, "NOT_FOUND")
+                  ? "Build status unavailable"
+                  : "Couldn’t get the build status"}
+              </span>
+            </>
+          ) : status.data.ok ? (
+            <>
+              <span className="size-2 shrink-0 rounded-full bg-emerald-500" aria-hidden="true" />
+              <span className="truncate">
+                {status.data.built_at ? (
+                  <>
+                    Built <RelativeTime value={status.data.built_at} />
+                  </>
+                ) : (
+                  "Built"
+                )}
+                {status.data.duration_ms !== null ? (
+                  <span className="text-zinc-400"> · {Math.round(status.data.duration_ms)} ms</span>
+                ) : null}
+              </span>
+            </>
+          ) : (
+            <>
+              <span className="size-2 shrink-0 rounded-full bg-rose-500" aria-hidden="true" />
+              <span className="truncate text-rose-700">Build failed</span>
+            </>
+          )}
+        </div>
+        <Button
+          size="icon-sm"
+          variant="ghost"
+          onClick={reload}
+          disabled={!src}
+          aria-label="Reload preview"
+          title="Reload preview"
+          data-testid="preview-reload"
+        >
+          <RotateCw />
+        </Button>
+        {src ? (
+          <a
+            href={src}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="inline-flex size-7 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+            aria-label="Open preview in a new tab"
+            title="Open preview in a new tab"
+            data-testid="preview-open"
+          >
+            <ExternalLink className="size-4" aria-hidden="true" />
+          </a>
+        ) : null}
+      </div>
+      <div className="relative min-h-0 flex-1 bg-zinc-100">
+        {src ? <PreviewFrame src={src} reloadCount={reloadCount} title="App preview" /> : null}
+        {status.data && !status.data.ok ? (
+          <PreviewErrorOverlay
+            key={status.data.revision_id}
+            diagnostics={status.data.diagnostics}
+            onOpenFile={onOpenFile}
+          />
+        ) : null}
+      </div>
+    </section>
+  );
+}

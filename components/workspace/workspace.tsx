@@ -1,0 +1,211 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { ArrowLeft, FolderTree } from "lucide-react";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { errorMessage, isApiError } from "@/components/api-client";
+import { HistoryDrawer } from "@/components/history/history-drawer";
+import { appQuery, filesQuery } from "@/components/queries";
+import { cn } from "@/components/ui/class-names";
+import { ConfirmDialog } from "@/components/ui/confirm-dialog";
+import { ResizeHandle } from "@/components/ui/resize-handle";
+import { Spinner } from "@/components/ui/spinner";
+import { CodePane } from "./code-pane";
+import { type EditSession, isDirty } from "./edit-session";
+import { FileTree } from "./file-tree";
+import { PreviewPane } from "./preview-pane";
+import { type WorkspaceLayout, WorkspaceHeader } from "./workspace-header";
+
+/** The file shown first: the app's main component when there is one. */
+const preferredFirstFile = "src/App.tsx";
+
+type PendingDiscard = { kind: "open"; path: string } | { kind: "stop" };
+
+/**
+ * The builder for one app, in a viewport-tall shell whose panes scroll on their own: files on
+ * the left, code and preview in the middle, and room on the right for the agent panel.
+ */
+export function Workspace({ appId }: { appId: string }) {
+  const app = useQuery(appQuery(appId));
+  const draftRevisionId = app.data?.draft_revision_id ?? null;
+  const files = useQuery({
+    ...filesQuery(appId, draftRevisionId),
+    enabled: !!draftRevisionId,
+    // While the next revision's tree loads, keep showing the last one instead of a spinner.
+    placeholderData: keepPreviousData,
+  });
+
+  const [selectedPath, setSelectedPath] = useState<string | null>(null);
+  const [session, setSession] = useState<EditSession | null>(null);
+  const [pendingDiscard, setPendingDiscard] = useState<PendingDiscard | null>(null);
+  const [layout, setLayout] = useState<WorkspaceLayout>("split");
+  const [codeFraction, setCodeFraction] = useState(0.5);
+  const [resizing, setResizing] = useState(false);
+  const [historyOpen, setHistoryOpen] = useState(false);
+
+  const fileList = files.data?.files ?? [];
+  const path =
+    selectedPath ??
+    fileList.find((file) => file.path === preferredFirstFile)?.path ??
+    fileList[0]?.path ??
+    null;
+  const pathExists = !files.data || fileList.some((file) => file.path === path);
+  const dirty = isDirty(session);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [dirty]);
+
+  const openFile = (next: string) => {
+    if (layout === "preview") setLayout("split");
+    if (next === path) return;
+    if (dirty) return setPendingDiscard({ kind: "open", path: next });
+    setSession(null);
+    setSelectedPath(next);
+  };
+
+  const stopEditing = () => {
+    if (dirty) setPendingDiscard({ kind: "stop" });
+    else setSession(null);
+  };
+
+  const discard = () => {
+    if (pendingDiscard?.kind === "open") setSelectedPath(pendingDiscard.path);
+    setSession(null);
+    setPendingDiscard(null);
+  };
+
+  if (app.isPending) {
+    return (
+      <div className="flex h-dvh items-center justify-center">
+        <Spinner label="Opening the app" className="size-5" />
+      </div>
+    );
+  }
+
+  if (app.isError) {
+    const missing =
+      isApiError(app.error, "NOT_FOUND") || isApiError(app.error, "VALIDATION_FAILED");
+    return (
+      <div
+        className="flex h-dvh flex-col items-center justify-center px-6 text-center"
+        data-testid="workspace-error"
+      >
+        <h1 className="text-lg font-semibold">
+          {missing ? "App not found" : "Couldn’t open this app"}
+        </h1>
+        <p className="mt-1 max-w-sm text-sm text-zinc-500">
+          {missing ? "It may have been deleted, or the link is wrong." : errorMessage(app.error)}
+        </p>
+        <Link
+          href="/"
+          className="mt-6 inline-flex items-center gap-1.5 rounded-lg border border-zinc-200 bg-white px-3 py-2 text-sm font-medium shadow-xs hover:bg-zinc-50"
+        >
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          All apps
+        </Link>
+      </div>
+    );
+  }
+
+  const showCode = layout !== "preview";
+  const showPreview = layout !== "code";
+
+  return (
+    <div className="flex h-dvh min-h-0 flex-col overflow-hidden" data-testid="workspace">
+      <WorkspaceHeader
+        app={app.data}
+        layout={layout}
+        onLayoutChange={setLayout}
+        onOpenHistory={() => setHistoryOpen(true)}
+      />
+      <div className="flex min-h-0 flex-1">
+        <aside
+          aria-label="Files"
+          className="flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/70"
+        >
+          <div className="flex h-10 shrink-0 items-center gap-2 border-b border-zinc-200 px-3 text-xs font-medium text-zinc-500">
+            <FolderTree className="size-3.5" aria-hidden="true" />
+            Files
+            {files.data ? (
+              <span className="ml-auto font-normal text-zinc-400">{fileList.length}</span>
+            ) : null}
+          </div>
+          <div className="min-h-0 flex-1 overflow-y-auto px-1.5">
+            {files.isPending ? (
+              <div className="flex justify-center py-8">
+                <Spinner label="Loading files" />
+              </div>
+            ) : files.isError ? (
+              <p role="alert" className="p-3 text-xs text-rose-600">
+                {errorMessage(files.error)}
+              </p>
+            ) : (
+              <FileTree
+                files={fileList}
+                selectedPath={path}
+                onSelect={openFile}
+                dirtyPath={dirty ? session?.path : null}
+              />
+            )}
+          </div>
+        </aside>
+
+        <main
+          className={cn(
+            "flex min-h-0 min-w-0 flex-1",
+            resizing && "cursor-col-resize select-none [&_iframe]:pointer-events-none",
+          )}
+        >
+          <div
+            className={cn(
+              "min-h-0 min-w-0",
+              showCode ? "flex" : "hidden",
+              showPreview ? "shrink-0" : "flex-1",
+            )}
+            style={showCode && showPreview ? { width: `${codeFraction * 100}%` } : undefined}
+          >
+            <CodePane
+              appId={appId}
+              draftRevisionId={draftRevisionId}
+              path={path}
+              pathExists={pathExists}
+              session={session}
+              onSessionChange={setSession}
+              onRequestStopEditing={stopEditing}
+            />
+          </div>
+          {showCode && showPreview ? (
+            <ResizeHandle
+              label="Resize code and preview"
+              value={codeFraction}
+              onChange={setCodeFraction}
+              onDraggingChange={setResizing}
+            />
+          ) : null}
+          <div className={cn("min-h-0 min-w-0 flex-1", showPreview ? "flex" : "hidden")}>
+            <PreviewPane appId={appId} draftRevisionId={draftRevisionId} onOpenFile={openFile} />
+          </div>
+        </main>
+
+        {/* The agent panel (issue 5) mounts here as the right-hand column of this row. */}
+      </div>
+
+      <HistoryDrawer app={app.data} open={historyOpen} onClose={() => setHistoryOpen(false)} />
+      <ConfirmDialog
+        open={pendingDiscard !== null}
+        title="Discard unsaved changes?"
+        description={`Your edits to ${session?.path ?? "this file"} haven’t been saved and will be lost.`}
+        confirmLabel="Discard changes"
+        tone="danger"
+        onConfirm={discard}
+        onCancel={() => setPendingDiscard(null)}
+        data-testid="discard-dialog"
+      />
+    </div>
+  );
+}
