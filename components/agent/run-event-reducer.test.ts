@@ -1,0 +1,142 @@
+import { describe, expect, it } from "vitest";
+import { recordedCancelledRun, recordedPatchRetryRun, recordedRunId } from "./recorded-run-events";
+import {
+  createRunView,
+  isRunFinished,
+  reduceRunEvent,
+  reduceRunEvents,
+  type ToolCallItem,
+} from "./run-event-reducer";
+
+const initial = () => createRunView(recordedRunId);
+const tools = (items: ReturnType<typeof initial>["items"]) =>
+  items.filter((item): item is ToolCallItem => item.kind === "tool");
+
+describe("reduceRunEvent", () => {
+  it("turns a recorded run into paragraphs and tool rows in the order they happened", () => {
+    const view = reduceRunEvents(initial(), recordedPatchRetryRun());
+    expect(
+      view.items.map((item) =>
+        item.kind === "text" ? `text: ${item.text}` : `tool: ${item.title} (${item.status})`,
+      ),
+    ).toEqual([
+      "text: I'll change the heading right away.",
+      "tool: Edit src/App.tsx (failed)",
+      "text: That patch did not apply; let me re-read the lines around the heading.",
+      "tool: Read src/App.tsx (lines 7–17) (completed)",
+      "text: Now I have the exact lines; patching again.",
+      "tool: Edit src/App.tsx (completed)",
+      "text: I changed the heading in src/App.tsx to “Hello from Patchwork”.",
+    ]);
+    expect(view.phase).toBe("completed");
+    expect(view.lastSeq).toBe(recordedPatchRetryRun().length);
+    expect(view.pending).toEqual([]);
+  });
+
+  it("keeps lifecycle events out of the timeline and in the run's summary", () => {
+    const events = recordedPatchRetryRun();
+    const view = reduceRunEvents(initial(), events);
+    const lifecycle = [
+      "run.accepted",
+      "revision.created",
+      "checkpoint.created",
+      "usage",
+      "run.completed",
+    ];
+    expect(events.some((event) => lifecycle.includes(event.type))).toBe(true);
+    expect(view.items.every((item) => item.kind === "text" || item.kind === "tool")).toBe(true);
+    expect(view.items).toHaveLength(7);
+    expect(view.resolvedModelId).toBe("compatible:patch-retry");
+    expect(view.revision).toEqual({
+      revisionId: "rev-result",
+      parentRevisionId: "rev-base",
+      files: [{ path: "src/App.tsx", status: "modified", additions: 1, deletions: 1 }],
+      additions: 1,
+      deletions: 1,
+    });
+    expect(view.usage?.input_tokens).toBe(8_400);
+    expect(view.reasoning).toBe("The heading lives in src/App.tsx.");
+  });
+
+  it("records a failed patch with its one-line reason and the details behind it", () => {
+    const [failed, , completed] = tools(reduceRunEvents(initial(), recordedPatchRetryRun()).items);
+    expect(failed.status).toBe("failed");
+    expect(failed.failure).toMatchObject({
+      code: "PATCH_CONTEXT_MISMATCH",
+      message: "Hunk 1 of src/App.tsx does not match the file: the context lines differ.",
+      patchFailureCount: 1,
+      recommendedRefresh: ["src/App.tsx"],
+    });
+    expect(failed.diagnostics).toHaveLength(1);
+    expect(failed.durationMs).toBe(4);
+    expect(completed).toMatchObject({
+      status: "completed",
+      additions: 1,
+      deletions: 1,
+      files: ["src/App.tsx"],
+      failure: null,
+    });
+  });
+
+  it("ignores duplicate seqs, as a reconnect's replay sends them", () => {
+    const events = recordedPatchRetryRun();
+    const once = reduceRunEvents(initial(), events);
+    const replayed = reduceRunEvents(initial(), [
+      ...events.slice(0, 8),
+      ...events.slice(2),
+      ...events,
+    ]);
+    expect(replayed).toEqual(once);
+    expect(reduceRunEvent(once, events[3])).toBe(once);
+  });
+
+  it("holds events that arrive ahead of a gap until the gap fills", () => {
+    const events = recordedPatchRetryRun();
+    const shuffled = [events[0], events[3], events[2], events[4], events[1], ...events.slice(5)];
+    const early = reduceRunEvents(initial(), [events[0], events[3], events[2]]);
+    expect(early.lastSeq).toBe(1);
+    expect(early.pending.map((event) => event.seq)).toEqual([3, 4]);
+    expect(early.items).toEqual([]);
+    expect(reduceRunEvents(initial(), shuffled)).toEqual(reduceRunEvents(initial(), events));
+  });
+
+  it("ignores the same early event twice and events of another run", () => {
+    const events = recordedPatchRetryRun();
+    const view = reduceRunEvents(initial(), [events[0], events[4], events[4]]);
+    expect(view.pending).toHaveLength(1);
+    const foreign = { ...events[1], run_id: "another-run" };
+    expect(reduceRunEvent(view, foreign)).toBe(view);
+  });
+
+  it("settles a tool that was still running when the run was stopped, and keeps validation fields", () => {
+    const view = reduceRunEvents(initial(), recordedCancelledRun());
+    expect(isRunFinished(view)).toBe(true);
+    expect(view.phase).toBe("cancelled");
+    expect(view.cancelMessage).toBe("Stopped before finishing; no files were changed.");
+    const [invalid, inFlight] = tools(view.items);
+    expect(invalid.failure?.fields).toEqual([{ field: "path", message: "path is required" }]);
+    expect(invalid.title).toBe("Read file range");
+    expect(inFlight.status).toBe("interrupted");
+  });
+
+  it("reports a failed run with its code and message", () => {
+    const events = recordedCancelledRun().slice(0, 2);
+    const failedEvent = {
+      ...events[1],
+      seq: 3,
+      type: "run.failed" as const,
+      payload: { code: "CODING_AGENT_MODEL_ERROR", message: "The model provider answered 500." },
+    };
+    const view = reduceRunEvents(initial(), [...events, failedEvent]);
+    expect(view.phase).toBe("failed");
+    expect(view.failure).toEqual({
+      code: "CODING_AGENT_MODEL_ERROR",
+      message: "The model provider answered 500.",
+    });
+  });
+
+  it("is running from the first event and waiting before it", () => {
+    expect(initial().phase).toBe("waiting");
+    expect(reduceRunEvents(initial(), recordedPatchRetryRun().slice(0, 1)).phase).toBe("running");
+  });
+});

@@ -1,0 +1,89 @@
+"use client";
+
+import { CircleAlert, CircleSlash, Info } from "lucide-react";
+import { FilesChangedChip } from "./files-changed-chip";
+import { formatUsage } from "./format-usage";
+import { MarkdownMessage } from "./markdown-message";
+import type { RunView } from "./run-event-reducer";
+import { ThinkingIndicator } from "./thinking-indicator";
+import { ToolCallRow } from "./tool-call-row";
+
+/**
+ * The agent's side of one turn, rendered only from the reducer's view: paragraphs of streamed
+ * markdown with a compact row per tool call between them, then how the run ended, the files it
+ * changed and what it cost. Lifecycle events have no rendering of their own.
+ */
+export function RunReply({
+  view,
+  onOpenDiff,
+}: {
+  view: RunView;
+  /** Opens the run's diff, scrolled to the given files when there are any. */
+  onOpenDiff: (paths?: string[]) => void;
+}) {
+  const active = view.phase === "waiting" || view.phase === "running";
+  const last = view.items.at(-1);
+  const toolRunning = view.items.some((item) => item.kind === "tool" && item.status === "running");
+  const openDiff = view.revision ? (paths: string[]) => onOpenDiff(paths) : undefined;
+
+  return (
+    <div className="space-y-2" data-testid="agent-reply" data-phase={view.phase}>
+      {view.items.map((item) =>
+        item.kind === "text" ? (
+          <MarkdownMessage key={item.id} text={item.text} streaming={active && item === last} />
+        ) : (
+          <ToolCallRow key={item.callId} item={item} onOpenDiff={openDiff} />
+        ),
+      )}
+      {active && (view.items.length === 0 || (last?.kind === "tool" && !toolRunning)) ? (
+        <ThinkingIndicator />
+      ) : null}
+      {view.notices.map((notice) => (
+        <p
+          key={notice.seq}
+          className="flex items-start gap-1.5 text-xs text-zinc-500"
+          data-testid="agent-notice"
+          data-kind={notice.kind}
+        >
+          <Info className="mt-px size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
+          {notice.message}
+        </p>
+      ))}
+      {view.phase === "failed" && view.failure ? (
+        <p
+          className="flex items-start gap-1.5 rounded-md bg-rose-50 px-2.5 py-2 text-xs text-rose-700"
+          role="alert"
+          data-testid="agent-run-failed"
+        >
+          <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden="true" />
+          {view.failure.message}
+        </p>
+      ) : null}
+      {view.phase === "cancelled" ? (
+        <p
+          className="flex items-center gap-1.5 text-xs text-zinc-500"
+          data-testid="agent-run-cancelled"
+        >
+          <CircleSlash className="size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
+          {view.cancelMessage ?? "Stopped."}
+        </p>
+      ) : null}
+      {view.revision || (view.usage && !active) ? (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pt-0.5">
+          {view.revision ? (
+            <FilesChangedChip revision={view.revision} onOpen={() => onOpenDiff()} />
+          ) : null}
+          {view.usage && !active ? (
+            <span
+              className="text-[11px] text-zinc-400 tabular-nums"
+              title={view.resolvedModelId ?? undefined}
+              data-testid="agent-usage"
+            >
+              {formatUsage(view.usage)}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}
