@@ -25,6 +25,26 @@ export async function createApp(
   db: Executor,
   { name, files }: { name: string; files: Record<string, string | Uint8Array> },
 ): Promise<AppRow> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await createAppOnce(db, { name, files });
+    } catch (error) {
+      // A random suffix collides about once in 16 million; try another before giving up.
+      if (attempt < 3 && isUniqueViolation(error)) continue;
+      throw error;
+    }
+  }
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === "23505";
+}
+
+async function createAppOnce(
+  db: Executor,
+  { name, files }: { name: string; files: Record<string, string | Uint8Array> },
+): Promise<AppRow> {
   return db.transaction(async (transaction) => {
     const app = await appQueries.insertApp(transaction, { name, slug: makeSlug(name) });
     const { revision } = await commitRevision(transaction, {
