@@ -14,6 +14,14 @@ export const allowedPreviewPackages = [
 
 const allowed = new Set<string>(allowedPreviewPackages);
 
+/**
+ * Allowed packages esbuild resolves by itself from the builder root. lucide-react is not among
+ * them: the plugin replaces its entry with a module of just the icons the app imports.
+ */
+export const nativelyResolvedPackages = allowedPreviewPackages.filter(
+  (name) => name !== "lucide-react",
+);
+
 /** True for an import specifier that names an allowed package entry exactly. */
 export function isAllowedPackageImport(specifier: string): boolean {
   return allowed.has(specifier);

@@ -164,30 +164,37 @@ export class AppBundler {
   }
 
   private createContext(): Promise<esbuild.BuildContext<{ write: false; metafile: true }>> {
-    return esbuild.context({
-      ...sharedOptions(this.builderRoot),
-      // Inlined as <script type="module">, so ESM costs nothing and allows top-level await.
-      format: "esm",
-      target: "es2022",
-      jsx: "automatic",
-      // Production React: a fraction of the development build's size and work.
-      define: { "process.env.NODE_ENV": '"production"' },
-      minify: true,
-      legalComments: "none",
-      // The import graph orders the stylesheets bundled apart for Tailwind.
-      metafile: true,
-      plugins: [
-        createVirtualFilesPlugin({
-          builderRoot: this.builderRoot,
-          mode: "script",
-          state: () => {
-            if (!this.state) throw new Error("The preview bundler ran without files.");
-            return this.state;
-          },
-        }),
-      ],
-    });
+    return esbuild.context(
+      previewScriptOptions(this.builderRoot, () => {
+        if (!this.state) throw new Error("The preview bundler ran without files.");
+        return this.state;
+      }),
+    );
   }
+}
+
+/**
+ * The esbuild options of a preview's script bundle; exported so the benchmark's plain `build()`
+ * baseline bundles exactly what the incremental context does.
+ */
+export function previewScriptOptions(
+  builderRoot: string,
+  state: () => VirtualBuildState,
+): esbuild.BuildOptions & { write: false; metafile: true } {
+  return {
+    ...sharedOptions(builderRoot),
+    // Inlined as <script type="module">, so ESM costs nothing and allows top-level await.
+    format: "esm",
+    target: "es2022",
+    jsx: "automatic",
+    // Production React: a fraction of the development build's size and work.
+    define: { "process.env.NODE_ENV": '"production"' },
+    minify: true,
+    legalComments: "none",
+    // The import graph orders the stylesheets bundled apart for Tailwind.
+    metafile: true,
+    plugins: [createVirtualFilesPlugin({ builderRoot, mode: "script", state })],
+  };
 }
 
 /** Options both the script and the stylesheet builds use. */
@@ -199,6 +206,9 @@ function sharedOptions(builderRoot: string): esbuild.BuildOptions & { write: fal
     bundle: true,
     write: false,
     platform: "browser",
+    // App modules get the builder root as resolveDir; the builder's tsconfig.json (paths,
+    // JSX settings) must not apply to them.
+    tsconfigRaw: {},
     logLevel: "silent",
   };
 }
