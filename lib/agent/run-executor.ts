@@ -18,6 +18,7 @@ import { RunCancelled, RunFailure } from "./run-failure";
 import { RunEventWriter } from "./run-event-writer";
 import { getRunLocks } from "./run-locks";
 import { buildSystemPrompt } from "./system-prompt";
+import { typeCheckWorkspace } from "./type-check";
 import type { ToolContext, VerificationResult } from "./tools";
 import { WorkspaceOverlay } from "./workspace-overlay";
 
@@ -83,12 +84,14 @@ async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: 
       autoVerifyPatch: environment.APPS_CODING_AGENT_AUTO_VERIFY_PATCH,
       verify: async (): Promise<VerificationResult> => {
         verifications += 1;
-        const build = await buildPreview({
-          key: `run:${run.id}:verify:${verifications}`,
-          appId: run.appId,
-          files: await overlay.snapshot(),
-        });
-        return { ok: build.ok, diagnostics: build.diagnostics, duration_ms: Math.round(build.durationMs) };
+        const started = performance.now();
+        const files = await overlay.snapshot();
+        const [build, typeErrors] = await Promise.all([
+          buildPreview({ key: `run:${run.id}:verify:${verifications}`, appId: run.appId, files }),
+          typeCheckWorkspace(files),
+        ]);
+        const diagnostics = [...build.diagnostics, ...typeErrors];
+        return { ok: build.ok && typeErrors.length === 0, diagnostics, duration_ms: Math.round(performance.now() - started) };
       },
     };
     const { appName, messages } = await loadConversation(handle.db, run);

@@ -4,7 +4,7 @@ import { defineTool } from "./agent-tool";
 export const runVerificationTool = defineTool({
   name: "run_verification",
   description:
-    "Bundle the workspace as the preview does (esbuild + Tailwind) and return the diagnostics: file, line, column and message for every error. Run it after editing.",
+    "Bundle the workspace as the preview does (esbuild + Tailwind) and type-check it (TypeScript, strict); returns file, line, column and message for every error. Run it after editing.",
   inputSchema: z.object({}).passthrough(),
   title: () => "Verify build",
   async execute(_input, context) {
