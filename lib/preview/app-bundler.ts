@@ -79,7 +79,13 @@ export class AppBundler {
     try {
       result = await (await this.context).rebuild();
     } catch (error) {
-      if (!isBuildFailure(error)) throw error;
+      if (!isBuildFailure(error)) {
+        // Not the app's fault (the esbuild service died, say): start from a fresh context next time.
+        const broken = this.context;
+        this.context = null;
+        await broken.then((context) => context.dispose()).catch(() => {});
+        throw error;
+      }
       const diagnostics = [
         ...error.errors.map((message) => toPreviewDiagnostic(message, "error", this.builderRoot)),
         ...error.warnings.map((message) =>

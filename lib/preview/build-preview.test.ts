@@ -98,6 +98,24 @@ describe("buildPreview", () => {
     ]);
   });
 
+  it("reports a missing relative import at the importing line", async () => {
+    const build = await builder.build({
+      key: nextKey("missing"),
+      files: starterWith({
+        "src/App.tsx": `import { Card } from "./Card";\nexport const card = Card;\n${app}`,
+      }),
+    });
+    expect(build.diagnostics).toEqual([
+      {
+        file: "src/App.tsx",
+        line: 1,
+        column: 22,
+        message: 'Cannot find "./Card" from src/App.tsx.',
+        severity: "error",
+      },
+    ]);
+  });
+
   it("bundles CSS imported from components, with @import, url() assets and @apply, in import order", async () => {
     const files = starterWith({
       "src/App.tsx": `import "./card.css";\n${app}`,
@@ -168,7 +186,9 @@ describe("buildPreview", () => {
       files: starterWith({ "src/App.tsx": broken }),
     });
     expect(build.diagnostics[0]).toMatchObject({ file: "src/App.tsx", line: 2, severity: "error" });
-    expect(build.diagnostics[0].message).toContain("NoSuchIcon");
+    expect(build.diagnostics[0].message).toBe(
+      'No matching export in "lucide-react" for import "NoSuchIcon"',
+    );
   });
 
   it("falls back to lucide-react's full entry for a namespace import", async () => {

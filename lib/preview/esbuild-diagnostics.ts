@@ -4,6 +4,10 @@ import { previewNamespaces } from "./virtual-files-plugin";
 import type { PreviewDiagnostic } from "./preview-types";
 
 const appFilePrefixes = [`${previewNamespaces.app}:`, `${previewNamespaces.entry}:`];
+const namespacePrefixPattern = new RegExp(
+  `\\b(?:${Object.values(previewNamespaces).join("|")}):(?=[^\\s"])`,
+  "g",
+);
 
 /**
  * Turns an esbuild message into a diagnostic in the app's coordinates: "app:src/App.tsx" becomes
@@ -19,7 +23,7 @@ export function toPreviewDiagnostic(
     file: location ? appRelativeFile(location.file, builderRoot) : null,
     line: location ? location.line : null,
     column: location ? location.column + 1 : null,
-    message: message.text,
+    message: withoutNamespaces(message.text),
     severity,
   };
 }
@@ -33,6 +37,11 @@ export function isBuildFailure(
     Array.isArray((error as { errors?: unknown }).errors) &&
     Array.isArray((error as { warnings?: unknown }).warnings)
   );
+}
+
+/** esbuild quotes paths as "namespace:path"; people know them as plain paths. */
+function withoutNamespaces(text: string): string {
+  return text.replace(namespacePrefixPattern, "");
 }
 
 function appRelativeFile(file: string, builderRoot: string): string {
