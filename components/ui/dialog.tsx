@@ -43,8 +43,13 @@ export function Dialog({
       aria-labelledby={labelledBy}
       aria-describedby={describedBy}
       data-testid={props["data-testid"]}
-      onClose={onClose}
+      // React bubbles close and cancel through the component tree, so a dialog opened from
+      // inside another (a confirmation over the history drawer) would also close its parent.
+      onClose={(event) => {
+        if (event.target === event.currentTarget) onClose();
+      }}
       onCancel={(event) => {
+        if (event.target !== event.currentTarget) return;
         event.preventDefault();
         onClose();
       }}
