@@ -1,0 +1,152 @@
+import type { LineIndex } from "./line-index";
+import { normalizeLine } from "./line-tolerance";
+import type { Hunk } from "./patch-model";
+
+/** The most context lines that may be missing from the file or extra in it, together. */
+export const maximumGaps = 2;
+
+/** A placement of a hunk's old side where some context lines are missing or extra. */
+export interface GappedPlacement {
+  start: number;
+  end: number;
+  /** File index of each old-side line, or -1 for a context line the file no longer has. */
+  mapping: number[];
+  gaps: number;
+}
+
+interface OldLine {
+  key: string;
+  isDelete: boolean;
+  /** A neighbour of a pure insertion: it alone says where the added lines go, so it must match. */
+  mustMatch: boolean;
+}
+
+interface HunkShape {
+  lines: OldLine[];
+  /** At boundary b (between old lines b-1 and b) the file may not hold extra lines. */
+  noExtrasAt: boolean[];
+  /** Boundaries where added lines are inserted, for the edit signature. */
+  insertionBoundaries: number[];
+}
+
+const substance = /[\p{L}\p{N}]/u;
+
+function describeHunk(hunk: Hunk): HunkShape {
+  const lines: OldLine[] = [];
+  const addsBefore: boolean[] = [];
+  let pendingAdd = false;
+  for (const line of hunk.lines) {
+    if (line.kind === "add") {
+      pendingAdd = true;
+      continue;
+    }
+    addsBefore.push(pendingAdd);
+    pendingAdd = false;
+    lines.push({
+      key: normalizeLine(line.text, "unicode-lookalike"),
+      isDelete: line.kind === "delete",
+      mustMatch: false,
+    });
+  }
+  addsBefore.push(pendingAdd);
+  const noExtrasAt: boolean[] = [];
+  const insertionBoundaries: number[] = [];
+  for (let boundary = 0; boundary <= lines.length; boundary += 1) {
+    const before = lines[boundary - 1];
+    const after = lines[boundary];
+    const pureInsertion = addsBefore[boundary] && !before?.isDelete && !after?.isDelete;
+    if (addsBefore[boundary]) insertionBoundaries.push(boundary);
+    if (pureInsertion) {
+      if (before) before.mustMatch = true;
+      if (after) after.mustMatch = true;
+    }
+    // Extra file lines inside a deletion run or at a pure insertion would make the edit's place unclear.
+    noExtrasAt.push(pureInsertion || (before?.isDelete === true && after?.isDelete === true));
+  }
+  return { lines, noExtrasAt, insertionBoundaries };
+}
+
+/** Deleted file lines and insertion positions: two alignments with the same signature edit alike. */
+function signature(shape: HunkShape, mapping: number[], start: number): string {
+  const deleted = shape.lines.flatMap((line, index) => (line.isDelete ? [mapping[index]] : []));
+  const insertions = shape.insertionBoundaries.map((boundary) => {
+    for (let index = boundary - 1; index >= 0; index -= 1)
+      if (mapping[index] !== -1) return mapping[index] + 1;
+    return start;
+  });
+  return `${deleted.join(",")}|${insertions.join(",")}`;
+}
+
+function hasEnoughEvidence(shape: HunkShape, mapping: number[]): boolean {
+  let matched = 0;
+  let substantial = 0;
+  mapping.forEach((fileIndex, index) => {
+    if (fileIndex === -1) return;
+    matched += 1;
+    if (substance.test(shape.lines[index].key)) substantial += 1;
+  });
+  return matched >= 3 && substantial >= 2;
+}
+
+/**
+ * The last tolerance: finds where a hunk fits if up to {@link maximumGaps} context lines are
+ * missing from the file or extra in it — what happens when a model drops or invents a context
+ * line. Removed lines must all match, each run of them contiguously; the lines around a pure
+ * insertion must match and touch; at least three lines (two with letters or digits) must match.
+ * Returns every distinct placement (up to `limit`), so the caller can refuse when there are two.
+ */
+export function findGappedPlacements(
+  index: LineIndex,
+  hunk: Hunk,
+  from: number,
+  limit: number,
+): GappedPlacement[] {
+  const shape = describeHunk(hunk);
+  const count = shape.lines.length;
+  if (count < 3) return [];
+  const keys = index.keys("unicode-lookalike");
+  const found = new Map<string, GappedPlacement>();
+  const mapping = new Array<number>(count).fill(-1);
+
+  const search = (oldIndex: number, fileIndex: number, gaps: number, firstMatch: number): void => {
+    if (found.size > limit) return;
+    if (oldIndex === count) {
+      if (firstMatch === -1 || !hasEnoughEvidence(shape, mapping)) return;
+      let end = firstMatch;
+      for (const position of mapping) if (position !== -1) end = position + 1;
+      const key = signature(shape, mapping, firstMatch);
+      const previous = found.get(key);
+      if (!previous || previous.gaps > gaps)
+        found.set(key, { start: firstMatch, end, mapping: [...mapping], gaps });
+      return;
+    }
+    const line = shape.lines[oldIndex];
+    if (fileIndex < keys.length && keys[fileIndex] === line.key) {
+      mapping[oldIndex] = fileIndex;
+      search(oldIndex + 1, fileIndex + 1, gaps, firstMatch === -1 ? fileIndex : firstMatch);
+      mapping[oldIndex] = -1;
+    }
+    if (gaps === maximumGaps) return;
+    if (!line.isDelete && !line.mustMatch) search(oldIndex + 1, fileIndex, gaps + 1, firstMatch);
+    // An extra file line can only sit between two old lines the file still has.
+    const previousMatched = oldIndex > 0 && mapping[oldIndex - 1] !== -1;
+    if (previousMatched && !shape.noExtrasAt[oldIndex] && fileIndex < keys.length) {
+      search(oldIndex, fileIndex + 1, gaps + 1, firstMatch);
+    }
+  };
+
+  for (let skipped = 0; skipped <= maximumGaps && skipped < count; skipped += 1) {
+    const first = shape.lines[skipped];
+    // The old lines before the first match are missing from the file: only plain context may be.
+    if (shape.lines.slice(0, skipped).some((line) => line.isDelete || line.mustMatch)) break;
+    for (const position of index.positions("unicode-lookalike", first.key)) {
+      if (position < from) continue;
+      // The window starts with its first matching old line.
+      mapping[skipped] = position;
+      search(skipped + 1, position + 1, skipped, position);
+      mapping[skipped] = -1;
+      if (found.size > limit) break;
+    }
+  }
+  return [...found.values()].sort((left, right) => left.start - right.start).slice(0, limit);
+}

@@ -1,0 +1,43 @@
+import { extractPatchLines } from "./extract-patch-lines";
+import { isBeginPatchMarker, parseBeginPatch } from "./parse-begin-patch";
+import { parseUnifiedDiff } from "./parse-unified-diff";
+import type { ParseOutcome } from "./patch-model";
+
+const beginPatchHeaderPattern = /^\s*\*\*\* (Add|Update|Delete) File:/;
+
+/**
+ * Parses a patch in either format, tolerating markdown fences and prose around it. A text with
+ * content but no recognisable patch is a parse failure naming its first line; a blank text or a
+ * patch with no file operation parses to zero files (the caller reports PATCH_EMPTY).
+ */
+export function parsePatch(text: string): ParseOutcome {
+  const lines = extractPatchLines(text);
+  if (lines.some((line) => isBeginPatchMarker(line.text))) return parseBeginPatch(lines);
+  const beginPatchHeader = lines.find((line) => beginPatchHeaderPattern.test(line.text));
+  if (beginPatchHeader) {
+    return {
+      ok: false,
+      failure: {
+        line: beginPatchHeader.number,
+        expected: "*** Begin Patch before the first file header",
+        found: beginPatchHeader.text,
+      },
+    };
+  }
+  const parsed = parseUnifiedDiff(lines);
+  if (parsed.ok && parsed.patch.files.length === 0 && parsed.patch.warnings.length === 0) {
+    const first = lines.find((line) => line.text.trim() !== "");
+    if (first) {
+      return {
+        ok: false,
+        failure: {
+          line: first.number,
+          expected:
+            "a unified diff ('--- a/<path>' and '+++ b/<path>', or 'diff --git') or '*** Begin Patch'",
+          found: first.text,
+        },
+      };
+    }
+  }
+  return parsed;
+}

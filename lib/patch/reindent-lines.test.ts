@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { inferReindent } from "./reindent-lines";
+
+describe("inferReindent", () => {
+  it("returns null when the indentation already agrees", () => {
+    expect(inferReindent([["  a", "  a"]], ["  b"], () => [])).toBeNull();
+  });
+
+  it("adds the prefix a model lost", () => {
+    const reindent = inferReindent(
+      [
+        ["if (x) {", "    if (x) {"],
+        ["  y();", "      y();"],
+      ],
+      ["  z();"],
+      () => [],
+    );
+    expect(reindent?.("  z();")).toBe("      z();");
+    expect(reindent?.("")).toBe("");
+  });
+
+  it("removes a prefix the patch doubled", () => {
+    const reindent = inferReindent([["\t\ta", "\ta"]], ["\t\tb", "\t\t\tc"], () => []);
+    expect(reindent?.("\t\tb")).toBe("\tb");
+    expect(reindent?.("\t\t\tc")).toBe("\t\tc");
+  });
+
+  it("converts two-space nesting to the file's tabs, keeping doc-comment spaces", () => {
+    const pairs: [string, string][] = [
+      ["  function a() {", "\tfunction a() {"],
+      ["    return 1;", "\t\treturn 1;"],
+      ["   * doc", "\t * doc"],
+    ];
+    const reindent = inferReindent(pairs, ["    const b = 2;", "   * more"], () => []);
+    expect(reindent?.("    const b = 2;")).toBe("\t\tconst b = 2;");
+    expect(reindent?.("   * more")).toBe("\t * more");
+  });
+
+  it("converts tabs to the file's four spaces with a level shift", () => {
+    const reindent = inferReindent(
+      [
+        ["\treturn;", "        return;"],
+        ["}", "    }"],
+      ],
+      ["\tnext();"],
+      () => [],
+    );
+    expect(reindent?.("\tnext();")).toBe("        next();");
+  });
+
+  it("learns the file's unit from the whole file when the matched lines are flush left", () => {
+    const reindent = inferReindent([["\ta", "a"]], ["\t\tb"], () => ["  ", "    "]);
+    expect(reindent?.("\t\tb")).toBe("  b");
+  });
+
+  it("gives up when the lines follow no single rule", () => {
+    expect(
+      inferReindent(
+        [
+          ["  a", "\ta"],
+          ["  b", "        b"],
+        ],
+        ["  c"],
+        () => [],
+      ),
+    ).toBeNull();
+  });
+});
