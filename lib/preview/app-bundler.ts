@@ -48,17 +48,29 @@ export class AppBundler {
     return run;
   }
 
-  /** Releases the esbuild context once queued bundles have finished. */
-  async dispose(): Promise<void> {
-    this.disposed = true;
-    await this.queue;
-    const context = this.context;
-    this.context = null;
-    if (context) await (await context).dispose();
+  /** Releases the esbuild context after the bundles already queued, which still complete. */
+  dispose(): Promise<void> {
+    const disposal = this.queue.then(async () => {
+      this.disposed = true;
+      const context = this.context;
+      this.context = null;
+      if (context) await (await context).dispose();
+    });
+    this.queue = disposal.catch(() => {});
+    return disposal;
   }
 
   private async bundleNow(files: VirtualFiles): Promise<BundleOutcome> {
     if (this.disposed) throw new Error("This preview bundler was disposed.");
+    try {
+      return await this.bundleFiles(files);
+    } finally {
+      // The context only reads files during a bundle; holding them longer only costs memory.
+      this.state = null;
+    }
+  }
+
+  private async bundleFiles(files: VirtualFiles): Promise<BundleOutcome> {
     const startedAt = performance.now();
     const plan = planPreviewEntry(files);
     const finish = (

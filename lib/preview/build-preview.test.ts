@@ -248,6 +248,20 @@ describe("buildPreview", () => {
     expect(builder.stats().incrementalRebuilds - before.incrementalRebuilds).toBe(1);
   });
 
+  it("finishes a build whose context is evicted while it runs", async () => {
+    const small = createPreviewBuilder({ builderRoot, maxContexts: 1 });
+    try {
+      const builds = await Promise.all([
+        small.build({ key: "evicted-1", files: starterWith(), appId: "evicted" }),
+        small.build({ key: "evicting-1", files: starterWith(), appId: "evicting" }),
+      ]);
+      expect(builds.map((build) => build.ok)).toEqual([true, true]);
+      expect(small.stats()).toMatchObject({ contextsCreated: 2, liveContexts: 1 });
+    } finally {
+      await small.dispose();
+    }
+  });
+
   it("keeps a bounded number of esbuild contexts, disposing the least recently used", async () => {
     const small = createPreviewBuilder({ builderRoot, maxContexts: 2, maxCachedBuilds: 2 });
     try {
