@@ -4,6 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { queryKeys } from "@/components/queries";
 import { runStreamUrl } from "./agent-api-client";
+import type { AgentRun } from "./agent-api-types";
 import { agentQueryKeys, invalidateAfterRevision } from "./agent-queries";
 import { createRunView, isRunFinished, type RunView, reduceRunEvent } from "./run-event-reducer";
 import { followRunEvents, type RunConnectionState } from "./run-event-source";
@@ -82,6 +83,11 @@ export function useRunEvents({
         }
         if (!isRunFinished(before) && isRunFinished(after)) {
           queryClient.setQueryData(agentQueryKeys.runView(runId), after);
+          // Stop turns into Send now, not when the refetch below answers.
+          const status = after.phase as "completed" | "failed" | "cancelled";
+          queryClient.setQueryData<AgentRun[]>(agentQueryKeys.runs(appId), (runs) =>
+            runs?.map((run) => (run.id === runId ? { ...run, status } : run)),
+          );
           void queryClient.invalidateQueries({ queryKey: agentQueryKeys.runs(appId) });
           if (liveReference.current) {
             void queryClient.invalidateQueries({ queryKey: queryKeys.checkpoints(appId) });

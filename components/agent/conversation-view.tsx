@@ -1,0 +1,103 @@
+"use client";
+
+import { ArrowDown } from "lucide-react";
+import type { ReactNode } from "react";
+import { StickToBottom, useStickToBottomContext } from "use-stick-to-bottom";
+import type { AgentRun } from "./agent-api-types";
+import type { RunDiffTarget } from "./run-diff-dialog";
+import { RunTurn } from "./run-turn";
+import { ThinkingIndicator } from "./thinking-indicator";
+import { UserMessage } from "./user-message";
+
+/**
+ * The scrolling conversation: sticks to the bottom while a reply streams, lets go when the
+ * person scrolls up, and offers a way back. Its height is the panel's, never the content's.
+ */
+export function ConversationView({
+  appId,
+  earlierRuns,
+  showEarlier,
+  onShowEarlier,
+  runs,
+  pendingInput,
+  empty,
+  onOpenDiff,
+}: {
+  appId: string;
+  /** Runs before the last /clear: hidden behind a button until asked for. */
+  earlierRuns: AgentRun[];
+  showEarlier: boolean;
+  onShowEarlier: () => void;
+  runs: AgentRun[];
+  /** A message on its way to the server, shown at once. */
+  pendingInput: string | null;
+  /** What to show when there is nothing to scroll. */
+  empty: ReactNode;
+  onOpenDiff: (target: RunDiffTarget) => void;
+}) {
+  const nothingToShow = runs.length === 0 && pendingInput === null;
+  return (
+    <StickToBottom
+      className="relative min-h-0 flex-1 overflow-hidden"
+      resize="smooth"
+      initial="instant"
+      data-testid="agent-conversation"
+    >
+      <StickToBottom.Content
+        className="flex flex-col gap-6 px-4 pt-4 pb-6"
+        scrollClassName="overscroll-contain"
+      >
+        {earlierRuns.length > 0 ? (
+          showEarlier ? (
+            <>
+              {earlierRuns.map((run) => (
+                <RunTurn key={run.id} appId={appId} run={run} onOpenDiff={onOpenDiff} />
+              ))}
+              <p className="flex items-center gap-3 text-[11px] font-medium text-zinc-400">
+                <span className="h-px flex-1 bg-zinc-200" aria-hidden="true" />
+                New conversation
+                <span className="h-px flex-1 bg-zinc-200" aria-hidden="true" />
+              </p>
+            </>
+          ) : (
+            <button
+              type="button"
+              onClick={onShowEarlier}
+              className="mx-auto cursor-pointer rounded-full px-3 py-1 text-xs text-zinc-500 transition-colors hover:bg-zinc-100 hover:text-zinc-800"
+              data-testid="agent-show-earlier"
+            >
+              Show {earlierRuns.length} earlier {earlierRuns.length === 1 ? "message" : "messages"}
+            </button>
+          )
+        ) : null}
+        {nothingToShow ? empty : null}
+        {runs.map((run) => (
+          <RunTurn key={run.id} appId={appId} run={run} onOpenDiff={onOpenDiff} />
+        ))}
+        {pendingInput !== null ? (
+          <article className="space-y-3" data-testid="agent-turn-pending">
+            <UserMessage input={pendingInput} />
+            <ThinkingIndicator />
+          </article>
+        ) : null}
+      </StickToBottom.Content>
+      <ScrollToLatest />
+    </StickToBottom>
+  );
+}
+
+function ScrollToLatest() {
+  const { isAtBottom, scrollToBottom } = useStickToBottomContext();
+  if (isAtBottom) return null;
+  return (
+    <button
+      type="button"
+      onClick={() => void scrollToBottom()}
+      className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 cursor-pointer items-center gap-1 rounded-full bg-white px-3 py-1.5 text-xs font-medium text-zinc-700 shadow-md ring-1 ring-zinc-200 transition-colors animate-fade-in hover:bg-zinc-50"
+      data-testid="agent-scroll-to-latest"
+    >
+      <ArrowDown className="size-3.5" aria-hidden="true" />
+      Scroll to latest
+    </button>
+  );
+}

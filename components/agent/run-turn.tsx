@@ -1,0 +1,97 @@
+"use client";
+
+import { CircleAlert } from "lucide-react";
+import { memo, useRef } from "react";
+import { useStickToBottomContext } from "use-stick-to-bottom";
+import { type AgentRun, isActiveRun } from "./agent-api-types";
+import { formatUsage } from "./format-usage";
+import { MarkdownMessage } from "./markdown-message";
+import type { RunDiffTarget } from "./run-diff-dialog";
+import { RunReply } from "./run-reply";
+import { useNearViewport } from "./use-near-viewport";
+import { useRunEvents } from "./use-run-events";
+import { UserMessage } from "./user-message";
+
+/**
+ * One turn of the conversation: what the person asked and the run that answered, rendered from
+ * the run's events. An active run streams at once; a finished one far up the history shows
+ * its stored reply until it scrolls near, then replays its events for the tool rows.
+ */
+export const RunTurn = memo(function RunTurn({
+  appId,
+  run,
+  onOpenDiff,
+}: {
+  appId: string;
+  run: AgentRun;
+  onOpenDiff: (target: RunDiffTarget) => void;
+}) {
+  const active = isActiveRun(run);
+  const turnReference = useRef<HTMLElement>(null);
+  const { scrollRef } = useStickToBottomContext();
+  const near = useNearViewport(turnReference, scrollRef);
+  // Pinned at mount: a run that was active when first seen keeps driving the workspace.
+  const liveReference = useRef(active);
+  const { view } = useRunEvents({
+    appId,
+    runId: run.id,
+    enabled: active || near,
+    live: liveReference.current,
+  });
+  const hasEvents = view.lastSeq > 0;
+  const replyActive = view.phase === "waiting" || view.phase === "running";
+
+  const openDiff = (paths?: string[]) => {
+    const revision = view.revision;
+    if (!revision) return;
+    onOpenDiff({
+      revisionId: revision.revisionId,
+      parentRevisionId: revision.parentRevisionId,
+      focusPath: paths?.[0],
+      title: `Changes from “${firstWords(run.input)}”`,
+    });
+  };
+
+  return (
+    <article
+      ref={turnReference}
+      className="space-y-3"
+      data-testid="agent-turn"
+      data-run-id={run.id}
+      data-status={hasEvents ? view.phase : run.status}
+      aria-label={`Turn: ${firstWords(run.input)}`}
+    >
+      <UserMessage input={run.input} />
+      <div aria-live={replyActive && hasEvents ? "polite" : undefined} aria-atomic="false">
+        {hasEvents || active ? (
+          <RunReply view={view} onOpenDiff={openDiff} />
+        ) : (
+          <StoredReply run={run} />
+        )}
+      </div>
+    </article>
+  );
+});
+
+/** A finished run before its events load: the reply text the server kept, and how it ended. */
+function StoredReply({ run }: { run: AgentRun }) {
+  return (
+    <div className="space-y-2" data-testid="agent-reply" data-phase={run.status}>
+      {run.output_text ? <MarkdownMessage text={run.output_text} streaming={false} /> : null}
+      {run.status === "failed" && run.error_message ? (
+        <p className="flex items-start gap-1.5 rounded-md bg-rose-50 px-2.5 py-2 text-xs text-rose-700">
+          <CircleAlert className="mt-px size-3.5 shrink-0" aria-hidden="true" />
+          {run.error_message}
+        </p>
+      ) : null}
+      {run.usage ? (
+        <p className="text-[11px] text-zinc-400 tabular-nums">{formatUsage(run.usage)}</p>
+      ) : null}
+    </div>
+  );
+}
+
+function firstWords(text: string, length = 60): string {
+  const line = text.split("\n")[0].trim();
+  return line.length > length ? `${line.slice(0, length - 1)}…` : line;
+}
