@@ -50,7 +50,7 @@ export function errorOverlayBody(diagnostics: PreviewDiagnostic[]): string {
   return (
     `<main role="alert" data-testid="preview-error-overlay">\n` +
     `<h1>The preview could not be built</h1>\n` +
-    `<p>${summary} Fix it and save; the preview rebuilds from the new revision.</p>\n` +
+    `<p>${summary} Fix ${errorCount === 1 ? "it" : "them"} and save; the preview rebuilds from the new revision.</p>\n` +
     `<ol>\n${items}\n</ol>\n</main>`
   );
 }
