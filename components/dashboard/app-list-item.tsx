@@ -85,6 +85,7 @@ export function AppListItem({ app }: { app: App }) {
               }}
               maxLength={80}
               autoFocus
+              onFocus={(event) => event.currentTarget.select()}
               autoComplete="off"
               disabled={rename.isPending}
               className="h-8"

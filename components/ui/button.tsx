@@ -3,7 +3,7 @@ import { cn } from "./class-names";
 
 const variants = {
   primary:
-    "bg-zinc-900 text-white shadow-sm hover:bg-zinc-800 active:bg-zinc-950 disabled:bg-zinc-300 disabled:text-zinc-500",
+    "bg-zinc-900 text-white shadow-sm hover:bg-zinc-800 active:bg-zinc-950 disabled:bg-zinc-900/25 disabled:text-white",
   secondary:
     "border border-zinc-200 bg-white text-zinc-800 shadow-xs hover:bg-zinc-50 hover:border-zinc-300 active:bg-zinc-100 disabled:text-zinc-400",
   ghost:

@@ -19,7 +19,7 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/class-names";
 import { KeyboardShortcut } from "@/components/ui/keyboard-shortcut";
 import { Spinner } from "@/components/ui/spinner";
-import { CodeViewer } from "./code-viewer";
+import { CodeViewer, type RevealedLine } from "./code-viewer";
 import { type EditSession, isDirty } from "./edit-session";
 import { FileIcon } from "./file-icon";
 import { useSaveFile } from "./use-save-file";
@@ -44,6 +44,8 @@ export interface CodePaneProps {
   onSessionChange: Dispatch<SetStateAction<EditSession | null>>;
   /** Leaving the editor; the workspace asks before discarding unsaved edits. */
   onRequestStopEditing: () => void;
+  /** A line of the open file to scroll to, e.g. from a build error. */
+  revealedLine?: RevealedLine | null;
 }
 
 /** The open file: highlighted when reading, CodeMirror when editing, with save and conflicts. */
@@ -55,6 +57,7 @@ export function CodePane({
   session,
   onSessionChange,
   onRequestStopEditing,
+  revealedLine,
 }: CodePaneProps) {
   const queryClient = useQueryClient();
   const applePlatform = useApplePlatform();
@@ -297,7 +300,7 @@ export function CodePane({
             body={`${path} (${formatBytes(file.data.size)}) can’t be shown or edited as text.`}
           />
         ) : (
-          <CodeViewer path={path} content={file.data.content} />
+          <CodeViewer path={path} content={file.data.content} revealedLine={revealedLine} />
         )}
       </div>
     </section>

@@ -23,7 +23,7 @@ export function PreviewErrorOverlay({
   onOpenFile,
 }: {
   diagnostics: PreviewDiagnostic[];
-  onOpenFile: (path: string) => void;
+  onOpenFile: (path: string, line?: number) => void;
 }) {
   const [minimized, setMinimized] = useState(false);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
@@ -104,7 +104,9 @@ export function PreviewErrorOverlay({
                   <button
                     type="button"
                     className="group flex w-full cursor-pointer items-start gap-3 px-4 py-3 text-left hover:bg-zinc-50"
-                    onClick={() => diagnostic.file && onOpenFile(diagnostic.file)}
+                    onClick={() =>
+                      diagnostic.file && onOpenFile(diagnostic.file, diagnostic.line ?? undefined)
+                    }
                     title={`Open ${diagnostic.file}`}
                   >
                     {body}

@@ -19,7 +19,7 @@ export function PreviewPane({
 }: {
   appId: string;
   draftRevisionId: string | null;
-  onOpenFile: (path: string) => void;
+  onOpenFile: (path: string, line?: number) => void;
 }) {
   const [reloadCount, setReloadCount] = useState(0);
   const status = useQuery({

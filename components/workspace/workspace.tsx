@@ -12,6 +12,7 @@ import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ResizeHandle } from "@/components/ui/resize-handle";
 import { Spinner } from "@/components/ui/spinner";
 import { CodePane } from "./code-pane";
+import type { RevealedLine } from "./code-viewer";
 import { type EditSession, isDirty } from "./edit-session";
 import { FileTree } from "./file-tree";
 import { PreviewPane } from "./preview-pane";
@@ -43,6 +44,7 @@ export function Workspace({ appId }: { appId: string }) {
   const [codeFraction, setCodeFraction] = useState(0.5);
   const [resizing, setResizing] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [revealed, setRevealed] = useState<(RevealedLine & { path: string }) | null>(null);
 
   const fileList = files.data?.files ?? [];
   const path =
@@ -60,8 +62,9 @@ export function Workspace({ appId }: { appId: string }) {
     return () => window.removeEventListener("beforeunload", warn);
   }, [dirty]);
 
-  const openFile = (next: string) => {
+  const openFile = (next: string, line?: number) => {
     if (layout === "preview") setLayout("split");
+    setRevealed(line ? { path: next, line, requestedAt: Date.now() } : null);
     if (next === path) return;
     if (dirty) return setPendingDiscard({ kind: "open", path: next });
     setSession(null);
@@ -148,7 +151,7 @@ export function Workspace({ appId }: { appId: string }) {
               <FileTree
                 files={fileList}
                 selectedPath={path}
-                onSelect={openFile}
+                onSelect={(next) => openFile(next)}
                 dirtyPath={dirty ? session?.path : null}
               />
             )}
@@ -177,6 +180,7 @@ export function Workspace({ appId }: { appId: string }) {
               session={session}
               onSessionChange={setSession}
               onRequestStopEditing={stopEditing}
+              revealedLine={revealed?.path === path ? revealed : null}
             />
           </div>
           {showCode && showPreview ? (
