@@ -1,7 +1,7 @@
 import { applyHunks, type FileEditOptions } from "./apply-hunks";
 import { type FailureEntry, fileFailure, hunkFailure } from "./patch-failure";
 import type { FilePatch } from "./patch-model";
-import type { LooseMatch, PatchChange } from "./patch-result";
+import type { LooseMatch, MatchTolerance, PatchChange } from "./patch-result";
 import { splitText } from "./text-lines";
 import type { WorkspaceView } from "./workspace-view";
 
@@ -12,6 +12,13 @@ export type OperationOutcome =
 type Edited =
   | { ok: true; text: string; additions: number; deletions: number; loose: LooseMatch[] }
   | { ok: false; failures: FailureEntry[] };
+
+/** Tolerances that forgave more than position or trailing blanks: worth re-reading the result. */
+const reviewedTolerances = new Set<MatchTolerance>([
+  "surrounding-whitespace",
+  "unicode-lookalike",
+  "missing-context",
+]);
 
 function failed(...failures: FailureEntry[]): { ok: false; failures: FailureEntry[] } {
   return { ok: false, failures };
@@ -79,7 +86,7 @@ function edit(
     );
   }
   const loose = outcome.placed
-    .filter((placed) => placed.tolerance !== "exact")
+    .filter((placed) => reviewedTolerances.has(placed.tolerance))
     .map((placed) => ({
       path: resultPath,
       hunk_index: placed.hunkIndex + 1,

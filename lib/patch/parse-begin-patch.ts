@@ -219,7 +219,7 @@ export function parseBeginPatch(lines: readonly PatchTextLine[]): ParseOutcome {
     }
 
     // Update (or rename) section.
-    if (trimmed.startsWith("@@")) {
+    if (text.startsWith("@@")) {
       if (current.open && current.open.hunk.lines.length > 0) {
         current.file.hunks.push(closeHunk(current.open));
         current.open = null;

@@ -54,7 +54,11 @@ export interface VerificationPlan {
   /** Paths that no longer exist; anything importing them may now break. */
   removed_paths: string[];
   checks: VerificationCheck[];
-  /** Hunks placed with tolerance; re-read these lines to confirm the edit landed as intended. */
+  /**
+   * Hunks placed ignoring indentation or look-alike characters, or with a context line missing;
+   * re-read these lines to confirm the edit landed as intended. (Offset and trailing-whitespace
+   * placements are left out: their lines matched as written.)
+   */
   review: LooseMatch[];
 }
 
