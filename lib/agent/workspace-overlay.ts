@@ -87,7 +87,8 @@ export class WorkspaceOverlay {
   /** The run's net changes against the base; edits that restored the original text drop out. */
   async changes(): Promise<FileChange[]> {
     const changes: FileChange[] = [];
-    for (const [path, content] of this.edits) {
+    // A copy: the loop deletes and re-adds entries, which would move them to the end of a live Map forever.
+    for (const [path, content] of [...this.edits]) {
       const inBase = this.baseManifest.has(path);
       if (content === null) {
         if (inBase) changes.push({ type: "delete", path });
