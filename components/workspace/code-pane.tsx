@@ -161,7 +161,7 @@ export function CodePane({
 
   return (
     <section
-      className="flex h-full min-h-0 min-w-0 flex-1 flex-col bg-white"
+      className="@container flex h-full min-h-0 min-w-0 flex-1 flex-col bg-white"
       aria-label="Code"
       data-testid="code-pane"
     >
@@ -185,7 +185,7 @@ export function CodePane({
             <>
               <span
                 className={cn(
-                  "hidden items-center gap-1.5 text-xs sm:flex",
+                  "hidden items-center gap-1.5 text-xs whitespace-nowrap @lg:flex",
                   dirty ? "text-amber-600" : "text-zinc-500",
                 )}
                 aria-live="polite"
@@ -216,7 +216,9 @@ export function CodePane({
               >
                 {saveFile.isPending ? <Spinner className="size-3.5 text-current" /> : null}
                 Save
-                <KeyboardShortcut>{applePlatform ? "⌘S" : "Ctrl+S"}</KeyboardShortcut>
+                <KeyboardShortcut className="hidden @md:inline">
+                  {applePlatform ? "⌘S" : "Ctrl+S"}
+                </KeyboardShortcut>
               </Button>
             </>
           ) : file.data && file.data.content !== null ? (

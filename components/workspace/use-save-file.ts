@@ -38,8 +38,9 @@ export function useSaveFile(appId: string) {
         return await save(head);
       }
     },
-    onSuccess: async ({ revisionId, created }) => {
-      if (created) await applyDraftHead(queryClient, appId, revisionId);
+    onSuccess: ({ revisionId, created }) => {
+      // The new head shows at once; the refetches behind it need not hold up "Saved".
+      if (created) void applyDraftHead(queryClient, appId, revisionId);
     },
   });
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { ArrowLeft, FolderTree } from "lucide-react";
+import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { errorMessage, isApiError } from "@/components/api-client";
@@ -14,7 +14,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { CodePane } from "./code-pane";
 import type { RevealedLine } from "./code-viewer";
 import { type EditSession, isDirty } from "./edit-session";
-import { FileTree } from "./file-tree";
+import { FilesSidebar } from "./files-sidebar";
 import { PreviewPane } from "./preview-pane";
 import { type WorkspaceLayout, WorkspaceHeader } from "./workspace-header";
 
@@ -44,6 +44,7 @@ export function Workspace({ appId }: { appId: string }) {
   const [codeFraction, setCodeFraction] = useState(0.5);
   const [resizing, setResizing] = useState(false);
   const [historyOpen, setHistoryOpen] = useState(false);
+  const [filesCollapsed, setFilesCollapsed] = useState(false);
   const [revealed, setRevealed] = useState<(RevealedLine & { path: string }) | null>(null);
 
   const fileList = files.data?.files ?? [];
@@ -127,36 +128,16 @@ export function Workspace({ appId }: { appId: string }) {
         onOpenHistory={() => setHistoryOpen(true)}
       />
       <div className="flex min-h-0 flex-1">
-        <aside
-          aria-label="Files"
-          className="flex w-60 shrink-0 flex-col border-r border-zinc-200 bg-zinc-50/70"
-        >
-          <div className="flex h-10 shrink-0 items-center gap-2 border-b border-zinc-200 px-3 text-xs font-medium text-zinc-500">
-            <FolderTree className="size-3.5" aria-hidden="true" />
-            Files
-            {files.data ? (
-              <span className="ml-auto font-normal text-zinc-400">{fileList.length}</span>
-            ) : null}
-          </div>
-          <div className="min-h-0 flex-1 overflow-y-auto px-1.5">
-            {files.isPending ? (
-              <div className="flex justify-center py-8">
-                <Spinner label="Loading files" />
-              </div>
-            ) : files.isError ? (
-              <p role="alert" className="p-3 text-xs text-rose-600">
-                {errorMessage(files.error)}
-              </p>
-            ) : (
-              <FileTree
-                files={fileList}
-                selectedPath={path}
-                onSelect={(next) => openFile(next)}
-                dirtyPath={dirty ? session?.path : null}
-              />
-            )}
-          </div>
-        </aside>
+        <FilesSidebar
+          files={files.data?.files}
+          loading={files.isPending}
+          error={files.error}
+          selectedPath={path}
+          dirtyPath={dirty ? (session?.path ?? null) : null}
+          onSelect={(next) => openFile(next)}
+          collapsed={filesCollapsed}
+          onCollapsedChange={setFilesCollapsed}
+        />
 
         <main
           className={cn(
