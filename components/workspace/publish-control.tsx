@@ -1,11 +1,11 @@
 "use client";
 
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Check, CloudOff, Copy, ExternalLink, Globe, Upload } from "lucide-react";
 import { useState } from "react";
 import { apiClient, errorMessage } from "@/components/api-client";
 import type { App } from "@/components/api-types";
-import { queryKeys } from "@/components/queries";
+import { previewStatusQuery, queryKeys } from "@/components/queries";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { Spinner } from "@/components/ui/spinner";
@@ -18,6 +18,13 @@ export function PublishControl({ app }: { app: App }) {
   const queryClient = useQueryClient();
   const [copied, setCopied] = useState(false);
   const [confirmingUnpublish, setConfirmingUnpublish] = useState(false);
+  const [confirmingBrokenPublish, setConfirmingBrokenPublish] = useState(false);
+  // The preview pane already asks for the draft's build status; this reads the same cache entry.
+  const draftBuild = useQuery({
+    ...previewStatusQuery(app.id, app.draft_revision_id ?? ""),
+    enabled: !!app.draft_revision_id,
+  });
+  const draftBroken = draftBuild.data?.ok === false;
 
   const onApp = (updated: App) => {
     queryClient.setQueryData(queryKeys.app(app.id), updated);
@@ -99,7 +106,7 @@ export function PublishControl({ app }: { app: App }) {
         variant={publicPath && upToDate ? "secondary" : "primary"}
         size="md"
         className="h-8"
-        onClick={() => publish.mutate()}
+        onClick={() => (draftBroken ? setConfirmingBrokenPublish(true) : publish.mutate())}
         disabled={publish.isPending || upToDate || !app.draft_revision_id}
         title={upToDate ? "The published version is the current draft" : undefined}
         data-testid="publish-button"
@@ -124,6 +131,19 @@ export function PublishControl({ app }: { app: App }) {
           {errorMessage(publish.error)}
         </span>
       ) : null}
+      <ConfirmDialog
+        open={confirmingBrokenPublish}
+        title="Publish a version that doesn’t build?"
+        description="The current draft has build errors, so visitors would see an error page instead of your app. Fix the errors first, or publish anyway."
+        confirmLabel="Publish anyway"
+        tone="danger"
+        onConfirm={() => {
+          setConfirmingBrokenPublish(false);
+          publish.mutate();
+        }}
+        onCancel={() => setConfirmingBrokenPublish(false)}
+        data-testid="publish-broken-dialog"
+      />
       <ConfirmDialog
         open={confirmingUnpublish}
         title="Unpublish this app?"
