@@ -33,7 +33,7 @@ export interface DatabaseOptions {
   dataDir?: string;
 }
 
-const migrationsFolder = path.join(process.cwd(), "db", "migrations");
+const migrationsFolder = path.join(/*turbopackIgnore: true*/ process.cwd(), "db", "migrations");
 // Any fixed number works; it only has to be the same in every Patchwork process.
 const migrationLockKey = 727_001;
 
@@ -71,7 +71,7 @@ export function getDatabaseHandle(): Promise<DatabaseHandle> {
   const holder = globalThis as GlobalWithDatabase;
   if (!holder[globalKey]) {
     const url = process.env.DATABASE_URL || undefined;
-    const dataDir = path.resolve(process.env.PATCHWORK_DATA_DIR || ".data");
+    const dataDir = path.resolve(/*turbopackIgnore: true*/ process.env.PATCHWORK_DATA_DIR || ".data");
     holder[globalKey] = openDatabase(url ? { url } : { dataDir }).catch((error) => {
       holder[globalKey] = undefined;
       throw error;

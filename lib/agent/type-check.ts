@@ -11,7 +11,7 @@ function getWorker(): WorkerState {
   const holder = globalThis as GlobalWithWorker;
   if (holder[workerKey]) return holder[workerKey];
   // Resolved from the project folder at run time: the worker runs from disk, not from the bundle.
-  const worker = new Worker(path.join(process.cwd(), "lib", "agent", "type-check-worker.mjs"));
+  const worker = new Worker(path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "agent", "type-check-worker.mjs"));
   worker.unref();
   const state: WorkerState = { worker, nextId: 1, pending: new Map() };
   worker.on("message", (message: { id: number; diagnostics?: VerificationDiagnostic[]; error?: string }) => {
