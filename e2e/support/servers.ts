@@ -1,5 +1,8 @@
-/** The two production servers playwright.config.ts starts. */
-export const journeyPort = 3100;
+/**
+ * The production servers playwright.config.ts starts. PATCHWORK_E2E_PORT moves them, so two
+ * runs on one machine (say, two checkouts) don't collide.
+ */
+export const journeyPort = Number(process.env.PATCHWORK_E2E_PORT) || 3100;
 /** Started with PATCHWORK_AUTH_TOKEN, for the sign-in flow. */
-export const authPort = 3101;
+export const authPort = journeyPort + 1;
 export const authBaseURL = `http://127.0.0.1:${authPort}`;
