@@ -65,6 +65,9 @@ export function CodePane({
   const file = useQuery({
     ...fileQuery(appId, draftRevisionId, path ?? ""),
     enabled: !!path && !!draftRevisionId && pathExists && !editing,
+    // When the draft moves (a save, a restore, an agent run), keep showing this file until its
+    // new version arrives rather than flashing a spinner; never another file's content.
+    placeholderData: (previous) => (previous?.path === path ? previous : undefined),
   });
   const saveFile = useSaveFile(appId);
   const [savedAt, setSavedAt] = useState<{ created: boolean } | null>(null);
@@ -108,7 +111,7 @@ export function CodePane({
   }, [editing, save]);
 
   const startEditing = () => {
-    if (!file.data || file.data.content === null || !path) return;
+    if (!file.data || file.isPlaceholderData || file.data.content === null || !path) return;
     saveFile.reset();
     setSavedAt(null);
     onSessionChange({
@@ -222,7 +225,12 @@ export function CodePane({
               </Button>
             </>
           ) : file.data && file.data.content !== null ? (
-            <Button size="sm" onClick={startEditing} data-testid="edit-file">
+            <Button
+              size="sm"
+              onClick={startEditing}
+              disabled={file.isPlaceholderData}
+              data-testid="edit-file"
+            >
               <Pencil />
               Edit
             </Button>

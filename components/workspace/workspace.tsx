@@ -56,6 +56,19 @@ export function Workspace({ appId }: { appId: string }) {
   const pathExists = !files.data || fileList.some((file) => file.path === path);
   const dirty = isDirty(session);
 
+  // The draft moved on (a restore, an agent run) under an editor with nothing unsaved: close it,
+  // so the viewer shows the file as it is now instead of a stale copy.
+  useEffect(() => {
+    if (
+      session &&
+      !isDirty(session) &&
+      draftRevisionId &&
+      session.baseRevisionId !== draftRevisionId
+    ) {
+      setSession(null);
+    }
+  }, [session, draftRevisionId]);
+
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();
