@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { cn } from "@/components/ui/class-names";
+import { Spinner } from "@/components/ui/spinner";
 
 /**
  * The app's own code runs here. No `allow-same-origin`: the document gets an opaque origin, so
@@ -42,7 +43,8 @@ export function PreviewFrame({
     ]);
   }
 
-  const visibleId = [...frames].reverse().find((frame) => frame.loaded)?.id ?? frames[0]?.id;
+  // Until the first document loads, no frame shows and the placeholder behind them does.
+  const visibleId = [...frames].reverse().find((frame) => frame.loaded)?.id;
   const loading = frames.some((frame) => !frame.loaded);
 
   const onLoad = (id: number) => {
@@ -55,6 +57,12 @@ export function PreviewFrame({
 
   return (
     <div className="absolute inset-0" aria-busy={loading}>
+      {visibleId === undefined ? (
+        <div className="absolute inset-0 flex flex-col items-center justify-center gap-3 text-xs text-zinc-400">
+          <Spinner className="size-5" />
+          Starting the preview…
+        </div>
+      ) : null}
       {loading ? (
         <div
           className="absolute inset-x-0 top-0 z-10 h-0.5 overflow-hidden bg-indigo-100"
