@@ -219,6 +219,16 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
             </button>
           </div>
         ) : null}
+        {noModel && conversation.current.length > 0 ? (
+          <p
+            className="flex items-start gap-2 rounded-lg bg-amber-50 px-3 py-2 text-xs leading-relaxed text-amber-800"
+            data-testid="agent-no-model-inline"
+          >
+            <CircleAlert className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
+            No model is configured any more. Set OPENAI_API_KEY, ANTHROPIC_API_KEY,
+            GOOGLE_GENERATIVE_AI_API_KEY or OPENAI_COMPATIBLE_BASE_URL and restart, or start Ollama.
+          </p>
+        ) : null}
         {note ? (
           <p
             className="flex items-start gap-2 px-1 text-xs leading-relaxed text-zinc-500"

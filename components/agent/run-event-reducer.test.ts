@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { recordedCancelledRun, recordedPatchRetryRun, recordedRunId } from "./recorded-run-events";
+import {
+  followingEvent,
+  recordedCancelledRun,
+  recordedFailedRun,
+  recordedPatchRetryRun,
+  recordedRunId,
+} from "./recorded-run-events";
 import {
   createRunView,
   isRunFinished,
@@ -8,7 +14,7 @@ import {
   type ToolCallItem,
 } from "./run-event-reducer";
 
-const initial = () => createRunView(recordedRunId);
+const initial = (runId: string = recordedRunId) => createRunView(runId);
 const tools = (items: ReturnType<typeof initial>["items"]) =>
   items.filter((item): item is ToolCallItem => item.kind === "tool");
 
@@ -23,10 +29,10 @@ describe("reduceRunEvent", () => {
       "text: I'll change the heading right away.",
       "tool: Edit src/App.tsx (failed)",
       "text: That patch did not apply; let me re-read the lines around the heading.",
-      "tool: Read src/App.tsx (lines 7–17) (completed)",
+      "tool: Read src/App.tsx (lines 40–50) (completed)",
       "text: Now I have the exact lines; patching again.",
       "tool: Edit src/App.tsx (completed)",
-      "text: I changed the heading in src/App.tsx to “Hello from Patchwork”.",
+      "text: I changed the heading in src/App.tsx from “Launch something people love” to “Hello from Patchwork”.",
     ]);
     expect(view.phase).toBe("completed");
     expect(view.lastSeq).toBe(recordedPatchRetryRun().length);
@@ -47,28 +53,29 @@ describe("reduceRunEvent", () => {
     expect(view.items.every((item) => item.kind === "text" || item.kind === "tool")).toBe(true);
     expect(view.items).toHaveLength(7);
     expect(view.resolvedModelId).toBe("compatible:patch-retry");
+    const created = events.find((event) => event.type === "revision.created")!;
     expect(view.revision).toEqual({
-      revisionId: "rev-result",
-      parentRevisionId: "rev-base",
+      revisionId: created.payload.revision_id,
+      parentRevisionId: created.payload.parent_revision_id,
       files: [{ path: "src/App.tsx", status: "modified", additions: 1, deletions: 1 }],
       additions: 1,
       deletions: 1,
     });
-    expect(view.usage?.input_tokens).toBe(8_400);
-    expect(view.reasoning).toBe("The heading lives in src/App.tsx.");
+    expect(view.usage?.input_tokens).toBe(7_400);
+    expect(view.usage?.total_cost_usd).toBeNull();
   });
 
   it("records a failed patch with its one-line reason and the details behind it", () => {
     const [failed, , completed] = tools(reduceRunEvents(initial(), recordedPatchRetryRun()).items);
     expect(failed.status).toBe("failed");
     expect(failed.failure).toMatchObject({
-      code: "PATCH_CONTEXT_MISMATCH",
-      message: "Hunk 1 of src/App.tsx does not match the file: the context lines differ.",
+      code: "PATCH_CONTEXT_NOT_FOUND",
       patchFailureCount: 1,
       recommendedRefresh: ["src/App.tsx"],
     });
+    expect(failed.failure?.message).toMatch(/^Hunk 1 of src\/App\.tsx: the hunk's context/);
     expect(failed.diagnostics).toHaveLength(1);
-    expect(failed.durationMs).toBe(4);
+    expect(failed.durationMs).toEqual(expect.any(Number));
     expect(completed).toMatchObject({
       status: "completed",
       additions: 1,
@@ -108,31 +115,49 @@ describe("reduceRunEvent", () => {
     expect(reduceRunEvent(view, foreign)).toBe(view);
   });
 
-  it("settles a tool that was still running when the run was stopped, and keeps validation fields", () => {
-    const view = reduceRunEvents(initial(), recordedCancelledRun());
-    expect(isRunFinished(view)).toBe(true);
-    expect(view.phase).toBe("cancelled");
-    expect(view.cancelMessage).toBe("Stopped before finishing; no files were changed.");
-    const [invalid, inFlight] = tools(view.items);
-    expect(invalid.failure?.fields).toEqual([{ field: "path", message: "path is required" }]);
-    expect(invalid.title).toBe("Read file range");
-    expect(inFlight.status).toBe("interrupted");
-  });
-
-  it("reports a failed run with its code and message", () => {
-    const events = recordedCancelledRun().slice(0, 2);
-    const failedEvent = {
-      ...events[1],
-      seq: 3,
-      type: "run.failed" as const,
-      payload: { code: "CODING_AGENT_MODEL_ERROR", message: "The model provider answered 500." },
-    };
-    const view = reduceRunEvents(initial(), [...events, failedEvent]);
+  it("keeps the fields a model got wrong, and reports a failed run with its code", () => {
+    const events = recordedFailedRun();
+    const view = reduceRunEvents(initial(events[0].run_id), events);
     expect(view.phase).toBe("failed");
     expect(view.failure).toEqual({
       code: "CODING_AGENT_MODEL_ERROR",
-      message: "The model provider answered 500.",
+      message: "The model provider answered 400; the run stopped.",
     });
+    const [unparsed, missing, read] = tools(view.items);
+    expect(unparsed.failure?.fields).toEqual([
+      { field: "(arguments)", message: "the arguments were not valid JSON" },
+    ]);
+    expect(missing.failure?.fields).toEqual([{ field: "path", message: "path is required" }]);
+    expect(missing.title).toBe("Read file range");
+    expect(read).toMatchObject({ status: "completed", title: "Read src/App.tsx" });
+  });
+
+  it("ends a stopped run as cancelled, with the streamed text kept", () => {
+    const events = recordedCancelledRun();
+    const view = reduceRunEvents(initial(events[0].run_id), events);
+    expect(isRunFinished(view)).toBe(true);
+    expect(view.phase).toBe("cancelled");
+    expect(view.cancelMessage).toBe("Stopped before finishing; no files were changed.");
+    expect(view.items).toHaveLength(1);
+    expect(view.items[0]).toMatchObject({ kind: "text" });
+    expect((view.items[0] as { text: string }).text).toMatch(
+      /^Chunk 1 of 60\. .*Chunk 20 of 60\. $/,
+    );
+  });
+
+  it("settles a tool still running when the run ends, and collects reasoning", () => {
+    const events = recordedPatchRetryRun().slice(0, 3);
+    const withReasoning = [
+      ...events,
+      followingEvent(events, "reasoning.delta", { text: "Re-read first." }),
+    ];
+    const stopped = [
+      ...withReasoning,
+      followingEvent(withReasoning, "run.cancelled", { message: "Stopped." }),
+    ];
+    const view = reduceRunEvents(initial(), stopped);
+    expect(view.reasoning).toBe("Re-read first.");
+    expect(tools(view.items)[0].status).toBe("interrupted");
   });
 
   it("is running from the first event and waiting before it", () => {

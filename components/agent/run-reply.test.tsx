@@ -20,10 +20,10 @@ describe("RunReply", () => {
   it("shows Thinking… until the first text or tool arrives", () => {
     const { rerender } = render(<RunReply view={viewAfter(0)} onOpenDiff={vi.fn()} />);
     expect(screen.getByTestId("agent-thinking").textContent).toBe("Thinking…");
-    // Accepted and reasoning only: still thinking.
-    rerender(<RunReply view={viewAfter(2)} onOpenDiff={vi.fn()} />);
+    // Accepted only: still thinking.
+    rerender(<RunReply view={viewAfter(1)} onOpenDiff={vi.fn()} />);
     expect(screen.getByTestId("agent-thinking")).toBeTruthy();
-    rerender(<RunReply view={viewAfter(3)} onOpenDiff={vi.fn()} />);
+    rerender(<RunReply view={viewAfter(2)} onOpenDiff={vi.fn()} />);
     expect(screen.queryByTestId("agent-thinking")).toBeNull();
     expect(screen.getByTestId("agent-reply").textContent).toContain("I'll change the heading");
   });
@@ -44,7 +44,7 @@ describe("RunReply", () => {
     }
     expect(screen.queryByTestId("agent-thinking")).toBeNull();
     expect(screen.getByTestId("agent-files-changed").textContent).toContain("1 file changed");
-    expect(screen.getByTestId("agent-usage").textContent).toBe("8.4K in · 295 out");
+    expect(screen.getByTestId("agent-usage").textContent).toBe("7.4K in · 295 out");
 
     fireEvent.click(screen.getByTestId("agent-files-changed"));
     expect(onOpenDiff).toHaveBeenLastCalledWith();
@@ -70,7 +70,7 @@ describe("RunReply", () => {
   });
 
   it("shows Thinking… again after a tool finishes and before the model answers", () => {
-    render(<RunReply view={viewAfter(10)} onOpenDiff={vi.fn()} />);
+    render(<RunReply view={viewAfter(8)} onOpenDiff={vi.fn()} />);
     expect(rowSummary()).toEqual(["apply_patch:failed", "read_file_range:completed"]);
     expect(screen.getByTestId("agent-thinking")).toBeTruthy();
   });

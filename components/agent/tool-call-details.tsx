@@ -14,10 +14,11 @@ export function describeDiagnostic(diagnostic: Record<string, unknown>): {
   const path = stringOf(diagnostic.path) ?? stringOf(diagnostic.file);
   const line = numberOf(diagnostic.line);
   const hunk = numberOf(diagnostic.hunk_index);
+  // Patch failures number their hunks from 1 within the file.
   const location = path
-    ? `${path}${line !== null ? `:${line}` : ""}${hunk !== null ? ` (hunk ${hunk + 1})` : ""}`
+    ? `${path}${line !== null ? `:${line}` : ""}${hunk !== null ? ` (hunk ${hunk})` : ""}`
     : hunk !== null
-      ? `Hunk ${hunk + 1}`
+      ? `Hunk ${hunk}`
       : null;
   const nearest = diagnostic.nearest_match as Record<string, unknown> | null | undefined;
   const nearestLine =
