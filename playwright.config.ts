@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
 import { authPort, journeyPort as port } from "./e2e/support/servers";
+import { modelServerEnvironment } from "./test/model-server/model-server-environment";
 
 /**
  * End-to-end tests drive real Chromium against a production build. One server for the
@@ -21,6 +22,17 @@ process.env.PATCHWORK_E2E_AUTH_TOKEN ??= randomBytes(24).toString("hex");
 const distDir = process.env.PATCHWORK_DIST_DIR || ".next";
 const nextStart = (listenPort: number) =>
   `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${listenPort}`;
+// The scripted model server the agent specs run against (`compatible:<scenario>` models; the
+// first is what Auto picks), with the agent panel's own scenarios from e2e/agent-scenarios.
+const modelServerPort = 3110;
+const modelEnvironment = modelServerEnvironment(`http://127.0.0.1:${modelServerPort}/v1`, [
+  "happy-path",
+  "patch-retry",
+  "slow-stream",
+  "text-only",
+  "agent-slow-reply",
+  "agent-many-tools",
+]);
 const serverEnvironment = {
   NODE_ENV: "production",
   PATCHWORK_DIST_DIR: distDir,
@@ -73,6 +85,15 @@ export default defineConfig({
   ],
   webServer: [
     {
+      // First, so the model list the journey server discovers at start is already there.
+      command: `npm run dev:model -- --port ${modelServerPort} --scenario-dir e2e/agent-scenarios`,
+      url: `http://127.0.0.1:${modelServerPort}/v1/models`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
       command: `npm run build && ${nextStart(port)}`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
@@ -81,6 +102,7 @@ export default defineConfig({
       stderr: "pipe",
       env: {
         ...serverEnvironment,
+        ...modelEnvironment,
         PATCHWORK_DATA_DIR: process.env.PATCHWORK_E2E_DATA_DIR,
         PATCHWORK_AUTH_TOKEN: "",
       },

@@ -5,6 +5,7 @@ import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { errorMessage, isApiError } from "@/components/api-client";
+import { AgentPanel } from "@/components/agent";
 import { HistoryDrawer } from "@/components/history/history-drawer";
 import { appQuery, filesQuery } from "@/components/queries";
 import { cn } from "@/components/ui/class-names";
@@ -190,7 +191,7 @@ export function Workspace({ appId }: { appId: string }) {
           </div>
         </main>
 
-        {/* The agent panel (issue 5) mounts here as the right-hand column of this row. */}
+        <AgentPanel appId={appId} />
       </div>
 
       <HistoryDrawer app={app.data} open={historyOpen} onClose={() => setHistoryOpen(false)} />
