@@ -8,7 +8,9 @@ import { decideAccess } from "@/lib/access/access-policy";
  */
 export function proxy(request: NextRequest) {
   const authToken = process.env.PATCHWORK_AUTH_TOKEN || undefined;
-  const extraOrigins = process.env.PATCHWORK_PUBLIC_ORIGIN ? [new URL(process.env.PATCHWORK_PUBLIC_ORIGIN).origin] : [];
+  const extraOrigins = process.env.PATCHWORK_PUBLIC_ORIGIN
+    ? [new URL(process.env.PATCHWORK_PUBLIC_ORIGIN).origin]
+    : [];
   const decision = decideAccess(
     {
       method: request.method,
@@ -23,13 +25,23 @@ export function proxy(request: NextRequest) {
   if (decision.kind === "allow") return NextResponse.next();
   if (decision.kind === "forbidden-origin") {
     return NextResponse.json(
-      { error: { code: "FORBIDDEN_ORIGIN", message: "Requests from this origin may not use the Patchwork API." } },
+      {
+        error: {
+          code: "FORBIDDEN_ORIGIN",
+          message: "Requests from this origin may not use the Patchwork API.",
+        },
+      },
       { status: 403 },
     );
   }
   if (decision.api) {
     return NextResponse.json(
-      { error: { code: "UNAUTHORIZED", message: "Sign in, or send the auth token as a bearer header." } },
+      {
+        error: {
+          code: "UNAUTHORIZED",
+          message: "Sign in, or send the auth token as a bearer header.",
+        },
+      },
       { status: 401 },
     );
   }
@@ -40,8 +52,10 @@ export function proxy(request: NextRequest) {
 
 /** The origin the browser used: the Host header is what the user typed; nextUrl may be normalised. */
 function ownOrigin(request: NextRequest): string {
-  const host = request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? request.nextUrl.host;
-  const protocol = request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "");
+  const host =
+    request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? request.nextUrl.host;
+  const protocol =
+    request.headers.get("x-forwarded-proto") ?? request.nextUrl.protocol.replace(":", "");
   return `${protocol}://${host}`;
 }
 

@@ -15,5 +15,7 @@ await runPreviewBench();
 if (fs.existsSync(`${process.env.PATCHWORK_DIST_DIR || ".next"}/BUILD_ID`)) {
   await runStreamBench();
 } else {
-  console.log("\nStream benchmark skipped: it serves the production build; run `npm run build` first.");
+  console.log(
+    "\nStream benchmark skipped: it serves the production build; run `npm run build` first.",
+  );
 }

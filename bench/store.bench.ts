@@ -20,7 +20,9 @@ function syntheticApp(fileCount: number, fileBytes: number): Record<string, stri
   for (let index = 0; index < fileCount; index += 1) {
     const directory = `src/module-${Math.floor(index / 100)}/part-${Math.floor(index / 10) % 10}`;
     const line = `export const value${index} = "${"x".repeat(60)}";\n`;
-    files[`${directory}/file-${index}.ts`] = line.repeat(Math.ceil(fileBytes / line.length)).slice(0, fileBytes);
+    files[`${directory}/file-${index}.ts`] = line
+      .repeat(Math.ceil(fileBytes / line.length))
+      .slice(0, fileBytes);
   }
   return files;
 }
@@ -30,7 +32,9 @@ async function storedBytes(handle: DatabaseHandle): Promise<number> {
     select (select coalesce(sum(octet_length(bytes)), 0) from blob)
          + (select coalesce(sum(octet_length(entries::text)), 0) from tree)
          + (select count(*) * 200 from revision) as bytes`);
-  const rows = ("rows" in (result as object) ? (result as { rows: unknown }).rows : result) as { bytes: string | number }[];
+  const rows = ("rows" in (result as object) ? (result as { rows: unknown }).rows : result) as {
+    bytes: string | number;
+  }[];
   return Number(rows[0].bytes);
 }
 
@@ -40,7 +44,11 @@ async function benchDatabase(name: string, handle: DatabaseHandle) {
   const createStarted = performance.now();
   const app = await createApp(handle.db, { name: "bench", files });
   const createMs = performance.now() - createStarted;
-  const checkpoint = await createCheckpoint(handle.db, { appId: app.id, kind: "manual", label: "start" });
+  const checkpoint = await createCheckpoint(handle.db, {
+    appId: app.id,
+    kind: "manual",
+    label: "start",
+  });
   const before = await storedBytes(handle);
   let head = app.draftRevisionId;
   const timings: number[] = [];
@@ -63,8 +71,14 @@ async function benchDatabase(name: string, handle: DatabaseHandle) {
 
   const restoreTimes: Record<string, number> = {};
   for (const size of [20, 2000]) {
-    const small = size === 2000 ? app : await createApp(handle.db, { name: "small", files: syntheticApp(size, 10 * 1024) });
-    const point = size === 2000 ? checkpoint : await createCheckpoint(handle.db, { appId: small.id, kind: "manual" });
+    const small =
+      size === 2000
+        ? app
+        : await createApp(handle.db, { name: "small", files: syntheticApp(size, 10 * 1024) });
+    const point =
+      size === 2000
+        ? checkpoint
+        : await createCheckpoint(handle.db, { appId: small.id, kind: "manual" });
     const samples: number[] = [];
     for (let run = 0; run < 20; run += 1) {
       const started = performance.now();
@@ -79,7 +93,8 @@ async function benchDatabase(name: string, handle: DatabaseHandle) {
 function benchGit() {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), "patchwork-bench-git-"));
   const files = syntheticApp(2000, 10 * 1024);
-  const git = (...args: string[]) => execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", ...args], { cwd: directory });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.email=b@b", "-c", "user.name=b", ...args], { cwd: directory });
   git("init", "-q");
   for (const [file, content] of Object.entries(files)) {
     fs.mkdirSync(path.join(directory, path.dirname(file)), { recursive: true });
@@ -87,7 +102,12 @@ function benchGit() {
   }
   git("add", "-A");
   git("commit", "-qm", "init");
-  const objectsSize = () => Number(execFileSync("du", ["-sb", path.join(directory, ".git/objects")]).toString().split("\t")[0]);
+  const objectsSize = () =>
+    Number(
+      execFileSync("du", ["-sb", path.join(directory, ".git/objects")])
+        .toString()
+        .split("\t")[0],
+    );
   const before = objectsSize();
   const timings: number[] = [];
   for (let index = 0; index < revisionCount; index += 1) {
@@ -106,7 +126,9 @@ function benchGit() {
 }
 
 export async function runStoreBench(): Promise<void> {
-  const targets: [string, () => Promise<DatabaseHandle>][] = [["PGlite (in memory)", () => openDatabase({})]];
+  const targets: [string, () => Promise<DatabaseHandle>][] = [
+    ["PGlite (in memory)", () => openDatabase({})],
+  ];
   const url = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (url) targets.push(["PostgreSQL", () => openDatabase({ url })]);
   const results = [];
@@ -149,7 +171,9 @@ export async function runStoreBench(): Promise<void> {
       },
     ],
   );
-  console.log("Targets: revision ≤ 50 ms, growth ≈ changed bytes, restore ≤ 50 ms and flat in app size.");
+  console.log(
+    "Targets: revision ≤ 50 ms, growth ≈ changed bytes, restore ≤ 50 ms and flat in app size.",
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

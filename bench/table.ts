@@ -3,8 +3,11 @@ export function printTable(title: string, rows: Record<string, string | number>[
   console.log(`\n${title}`);
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
-  const widths = columns.map((column) => Math.max(column.length, ...rows.map((row) => String(row[column]).length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, index) => cell.padEnd(widths[index])).join(" | ")} |`;
+  const widths = columns.map((column) =>
+    Math.max(column.length, ...rows.map((row) => String(row[column]).length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, index) => cell.padEnd(widths[index])).join(" | ")} |`;
   console.log(line(columns));
   console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
   for (const row of rows) console.log(line(columns.map((column) => String(row[column]))));

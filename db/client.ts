@@ -51,7 +51,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
     const client = postgres(options.url, { max: 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
-    return { kind: "postgres", db, url: options.url, postgresClient: client, close: () => client.end() };
+    return {
+      kind: "postgres",
+      db,
+      url: options.url,
+      postgresClient: client,
+      close: () => client.end(),
+    };
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
   const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
@@ -71,7 +77,9 @@ export function getDatabaseHandle(): Promise<DatabaseHandle> {
   const holder = globalThis as GlobalWithDatabase;
   if (!holder[globalKey]) {
     const url = process.env.DATABASE_URL || undefined;
-    const dataDir = path.resolve(/*turbopackIgnore: true*/ process.env.PATCHWORK_DATA_DIR || ".data");
+    const dataDir = path.resolve(
+      /*turbopackIgnore: true*/ process.env.PATCHWORK_DATA_DIR || ".data",
+    );
     holder[globalKey] = openDatabase(url ? { url } : { dataDir }).catch((error) => {
       holder[globalKey] = undefined;
       throw error;

@@ -6,6 +6,8 @@ import path from "node:path";
 import { openDatabase } from "./client";
 
 const url = process.env.DATABASE_URL || undefined;
-const handle = await openDatabase(url ? { url } : { dataDir: path.resolve(process.env.PATCHWORK_DATA_DIR || ".data") });
+const handle = await openDatabase(
+  url ? { url } : { dataDir: path.resolve(process.env.PATCHWORK_DATA_DIR || ".data") },
+);
 console.log(`Migrations applied (${handle.kind}).`);
 await handle.close();

@@ -16,7 +16,8 @@ import {
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => "bytea",
   toDriver: (value) => value,
-  fromDriver: (value) => (value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer)),
+  fromDriver: (value) =>
+    value instanceof Uint8Array ? value : new Uint8Array(value as ArrayBuffer),
 });
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();

@@ -11,7 +11,11 @@ export async function buildRevisionPreview(
   const { revision, files } = await readAllFiles(db, { appId, revisionId });
   const build = await buildPreview({ key: revision.id, appId, files });
   const indexBytes = files.get("index.html");
-  return { revisionId: revision.id, build, indexHtml: indexBytes ? (decodeText(indexBytes) ?? undefined) : undefined };
+  return {
+    revisionId: revision.id,
+    build,
+    indexHtml: indexBytes ? (decodeText(indexBytes) ?? undefined) : undefined,
+  };
 }
 
 /** The sandboxed HTML document for a revision: the app, or its build errors as an overlay. */
@@ -28,7 +32,14 @@ export async function renderRevisionDocument(
 }
 
 /** The published app at /p/{slug}: its pinned revision, isolated exactly like the preview. */
-export async function renderPublishedDocument(db: Executor, { slug }: { slug: string }): Promise<Response> {
+export async function renderPublishedDocument(
+  db: Executor,
+  { slug }: { slug: string },
+): Promise<Response> {
   const app = await getPublishedApp(db, { slug });
-  return renderRevisionDocument(db, { appId: app.id, revisionId: app.publishedRevisionId, title: app.name });
+  return renderRevisionDocument(db, {
+    appId: app.id,
+    revisionId: app.publishedRevisionId,
+    title: app.name,
+  });
 }

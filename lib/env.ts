@@ -6,20 +6,37 @@ const booleanFlag = z
   .transform((value) => value === "1" || value === "true");
 
 const positiveInteger = (fallback: number) =>
-  z.coerce.number().int().positive().optional().transform((value) => value ?? fallback);
+  z.coerce
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .transform((value) => value ?? fallback);
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().default("127.0.0.1"),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  DATABASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  DATABASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   PATCHWORK_DATA_DIR: z.string().default(".data"),
-  PATCHWORK_AUTH_TOKEN: z.string().min(16, "PATCHWORK_AUTH_TOKEN must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
+  PATCHWORK_AUTH_TOKEN: z
+    .string()
+    .min(16, "PATCHWORK_AUTH_TOKEN must be at least 16 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   PATCHWORK_PUBLIC_ORIGIN: z.string().url().optional(),
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
-  OPENAI_COMPATIBLE_BASE_URL: z.string().url().optional().or(z.literal("").transform(() => undefined)),
+  OPENAI_COMPATIBLE_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   OPENAI_COMPATIBLE_API_KEY: z.string().optional(),
   OPENAI_COMPATIBLE_MODELS: z.string().optional(),
   OLLAMA_BASE_URL: z.string().url().default("http://127.0.0.1:11434"),
@@ -40,7 +57,9 @@ export function getEnvironment(): Environment {
   if (cached) return cached;
   const parsed = environmentSchema.safeParse(process.env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join(".")}: ${issue.message}`,
+    );
     throw new Error(`Invalid environment:\n  ${problems.join("\n  ")}`);
   }
   cached = parsed.data;

@@ -27,7 +27,11 @@ export class PatchworkError extends Error {
   readonly status: number;
   readonly details: unknown;
 
-  constructor(code: ErrorCode, message: string, options: { details?: unknown; cause?: unknown } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: unknown; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.name = "PatchworkError";
     this.code = code;
@@ -36,7 +40,11 @@ export class PatchworkError extends Error {
   }
 
   static isInstance(value: unknown): value is PatchworkError {
-    return value instanceof Error && (value as { name?: string }).name === "PatchworkError" && "code" in value;
+    return (
+      value instanceof Error &&
+      (value as { name?: string }).name === "PatchworkError" &&
+      "code" in value
+    );
   }
 
   toBody(): ErrorBody {

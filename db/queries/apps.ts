@@ -6,18 +6,27 @@ export async function listApps(db: Executor): Promise<AppRow[]> {
   return db.select().from(app).orderBy(desc(app.updatedAt));
 }
 
-export async function getAppById(db: Executor, { id }: { id: string }): Promise<AppRow | undefined> {
+export async function getAppById(
+  db: Executor,
+  { id }: { id: string },
+): Promise<AppRow | undefined> {
   const [row] = await db.select().from(app).where(eq(app.id, id));
   return row;
 }
 
-export async function getAppBySlug(db: Executor, { slug }: { slug: string }): Promise<AppRow | undefined> {
+export async function getAppBySlug(
+  db: Executor,
+  { slug }: { slug: string },
+): Promise<AppRow | undefined> {
   const [row] = await db.select().from(app).where(eq(app.slug, slug));
   return row;
 }
 
 /** Reads the app row and locks it until the transaction ends: head moves are serialised per app. */
-export async function getAppForUpdate(db: Executor, { id }: { id: string }): Promise<AppRow | undefined> {
+export async function getAppForUpdate(
+  db: Executor,
+  { id }: { id: string },
+): Promise<AppRow | undefined> {
   const [row] = await db.select().from(app).where(eq(app.id, id)).for("update");
   return row;
 }

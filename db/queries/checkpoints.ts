@@ -4,7 +4,13 @@ import { type CheckpointKind, type CheckpointRow, agentRun, checkpoint } from ".
 
 export async function insertCheckpoint(
   db: Executor,
-  values: { appId: string; revisionId: string; kind: CheckpointKind; runId?: string | null; label?: string },
+  values: {
+    appId: string;
+    revisionId: string;
+    kind: CheckpointKind;
+    runId?: string | null;
+    label?: string;
+  },
 ): Promise<CheckpointRow> {
   const [row] = await db.insert(checkpoint).values(values).returning();
   return row;
@@ -45,5 +51,8 @@ export async function listCheckpointsWithRuns(
     .where(eq(checkpoint.appId, appId))
     .orderBy(desc(checkpoint.createdAt), desc(checkpoint.id))
     .limit(limit);
-  return rows.map((row) => ({ ...row.checkpoint, run_input: row.runInput ? row.runInput.slice(0, 120) : null }));
+  return rows.map((row) => ({
+    ...row.checkpoint,
+    run_input: row.runInput ? row.runInput.slice(0, 120) : null,
+  }));
 }

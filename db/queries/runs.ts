@@ -1,6 +1,12 @@
 import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
-import { type AgentRunRow, type NewAgentRunRow, type RunEventRow, agentRun, runEvent } from "../schema";
+import {
+  type AgentRunRow,
+  type NewAgentRunRow,
+  type RunEventRow,
+  agentRun,
+  runEvent,
+} from "../schema";
 
 export const activeRunStatuses = ["queued", "running"] as const;
 
@@ -9,7 +15,10 @@ export async function insertRun(db: Executor, values: NewAgentRunRow): Promise<A
   return row;
 }
 
-export async function getRunById(db: Executor, { id }: { id: string }): Promise<AgentRunRow | undefined> {
+export async function getRunById(
+  db: Executor,
+  { id }: { id: string },
+): Promise<AgentRunRow | undefined> {
   const [row] = await db.select().from(agentRun).where(eq(agentRun.id, id));
   return row;
 }
@@ -25,7 +34,10 @@ export async function getAppRun(
   return row;
 }
 
-export async function getActiveRunForApp(db: Executor, { appId }: { appId: string }): Promise<AgentRunRow | undefined> {
+export async function getActiveRunForApp(
+  db: Executor,
+  { appId }: { appId: string },
+): Promise<AgentRunRow | undefined> {
   const [row] = await db
     .select()
     .from(agentRun)
@@ -47,7 +59,10 @@ export async function listRunsForApp(
 }
 
 export async function listActiveRuns(db: Executor): Promise<AgentRunRow[]> {
-  return db.select().from(agentRun).where(inArray(agentRun.status, [...activeRunStatuses]));
+  return db
+    .select()
+    .from(agentRun)
+    .where(inArray(agentRun.status, [...activeRunStatuses]));
 }
 
 export async function updateRun(
@@ -119,6 +134,11 @@ export async function listToolEventsForRuns(
   return db
     .select()
     .from(runEvent)
-    .where(and(inArray(runEvent.runId, runIds), inArray(runEvent.type, ["tool.completed", "tool.failed"])))
+    .where(
+      and(
+        inArray(runEvent.runId, runIds),
+        inArray(runEvent.type, ["tool.completed", "tool.failed"]),
+      ),
+    )
     .orderBy(asc(runEvent.runId), asc(runEvent.seq));
 }

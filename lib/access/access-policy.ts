@@ -35,18 +35,26 @@ export function isPublicPath(pathname: string): boolean {
  * request from another origin — the sandboxed preview's opaque "null" included — may not change
  * anything, and may not read the API either. Then the token, when one is configured.
  */
-export function decideAccess(request: AccessRequest, authToken: string | undefined, extraOrigins: string[] = []): AccessDecision {
+export function decideAccess(
+  request: AccessRequest,
+  authToken: string | undefined,
+  extraOrigins: string[] = [],
+): AccessDecision {
   const origin = request.headers.get("origin");
   const api = request.pathname.startsWith("/api/");
   if (origin !== null) {
     const trusted = origin === request.ownOrigin || extraOrigins.includes(origin);
-    if (!trusted && (mutatingMethods.has(request.method.toUpperCase()) || (api && origin === "null"))) {
+    if (
+      !trusted &&
+      (mutatingMethods.has(request.method.toUpperCase()) || (api && origin === "null"))
+    ) {
       return { kind: "forbidden-origin", origin };
     }
   }
   if (!authToken || isPublicPath(request.pathname)) return { kind: "allow" };
   const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
   if (bearer && safeEqual(bearer, authToken)) return { kind: "allow" };
-  if (verifySessionValue(authToken, request.cookies.get(sessionCookieName)?.value)) return { kind: "allow" };
+  if (verifySessionValue(authToken, request.cookies.get(sessionCookieName)?.value))
+    return { kind: "allow" };
   return { kind: "unauthorized", api };
 }

@@ -16,7 +16,11 @@ export function createSessionValue(token: string, now = Date.now()): string {
   return `${issuedAt}.${sign(token, issuedAt)}`;
 }
 
-export function verifySessionValue(token: string, value: string | undefined, now = Date.now()): boolean {
+export function verifySessionValue(
+  token: string,
+  value: string | undefined,
+  now = Date.now(),
+): boolean {
   if (!value) return false;
   const [issuedText, signature] = value.split(".");
   const issuedAt = Number(issuedText);

@@ -22,16 +22,29 @@ export async function loadConversation(
     turns = turnsFromMessages(run.messages as { role: string; content: string }[]);
   } else {
     const earlier = (await listRunsForApp(db, { appId: run.appId, limit: 50 })).filter(
-      (candidate) => candidate.id !== run.id && candidate.createdAt <= run.createdAt && candidate.status !== "queued" && candidate.status !== "running",
+      (candidate) =>
+        candidate.id !== run.id &&
+        candidate.createdAt <= run.createdAt &&
+        candidate.status !== "queued" &&
+        candidate.status !== "running",
     );
-    const toolEvents = await listToolEventsForRuns(db, { runIds: earlier.map((candidate) => candidate.id) });
+    const toolEvents = await listToolEventsForRuns(db, {
+      runIds: earlier.map((candidate) => candidate.id),
+    });
     turns = earlier.map((candidate) => ({
       user: candidate.input,
-      assistant: candidate.outputText + (candidate.status === "completed" ? "" : ` [run ${candidate.status}]`),
+      assistant:
+        candidate.outputText +
+        (candidate.status === "completed" ? "" : ` [run ${candidate.status}]`),
       tools: toolEvents
         .filter((event) => event.runId === candidate.id)
         .map((event) => {
-          const payload = event.payload as { tool?: string; summary?: string; message?: string; title?: string };
+          const payload = event.payload as {
+            tool?: string;
+            summary?: string;
+            message?: string;
+            title?: string;
+          };
           return event.type === "tool.completed"
             ? `${payload.title ?? payload.tool}: ${payload.summary ?? "done"}`
             : `${payload.title ?? payload.tool}: failed (${payload.message ?? "error"})`;
@@ -39,7 +52,10 @@ export async function loadConversation(
     }));
   }
   const history = compactConversation(turns, Math.max(0, budget - run.input.length));
-  return { appName: app?.name ?? "the app", messages: [...history, { role: "user", content: run.input }] };
+  return {
+    appName: app?.name ?? "the app",
+    messages: [...history, { role: "user", content: run.input }],
+  };
 }
 
 function turnsFromMessages(messages: { role: string; content: string }[]): ConversationTurn[] {

@@ -19,7 +19,9 @@ describe("compactConversation", () => {
     const full = compactConversation(turns, 10_000);
     const budget = JSON.stringify(full).length / 2;
     const messages = compactConversation(turns, Math.floor(budget));
-    const users = messages.filter((message) => message.role === "user").map((message) => message.content);
+    const users = messages
+      .filter((message) => message.role === "user")
+      .map((message) => message.content);
     expect(users).toEqual(["request 1", "request 2", "request 3"]);
     expect(messages[1].content).not.toContain("[Tools used:");
     expect(messages[5].content).toContain("[Tools used:");
@@ -28,7 +30,9 @@ describe("compactConversation", () => {
   it("drops whole oldest turns last, keeping the newest", () => {
     const turns = [turn(1), turn(2), turn(3)];
     const messages = compactConversation(turns, 10);
-    const users = messages.filter((message) => message.role === "user").map((message) => message.content);
+    const users = messages
+      .filter((message) => message.role === "user")
+      .map((message) => message.content);
     expect(users).toEqual(["request 3"]);
   });
 

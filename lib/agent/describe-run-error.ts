@@ -25,11 +25,15 @@ export function describeRunError(error: unknown): { code: string; message: strin
     if (status === 429) {
       return {
         code: runErrorCodes.rateLimited,
-        message: "The model provider is rate limiting requests (429) and retries did not get through. Try again shortly.",
+        message:
+          "The model provider is rate limiting requests (429) and retries did not get through. Try again shortly.",
       };
     }
     if (status === 401 || status === 403) {
-      return { code: runErrorCodes.modelError, message: `The model provider refused the credentials (${status}). Check the API key.` };
+      return {
+        code: runErrorCodes.modelError,
+        message: `The model provider refused the credentials (${status}). Check the API key.`,
+      };
     }
     return {
       code: runErrorCodes.modelError,
@@ -38,14 +42,26 @@ export function describeRunError(error: unknown): { code: string; message: strin
         : "The model provider could not be reached; the run stopped.",
     };
   }
-  if (providerError?.name === "AI_NoSuchModelError" || providerError?.name === "AI_LoadAPIKeyError") {
-    return { code: runErrorCodes.modelError, message: "The model is not configured correctly on this server." };
+  if (
+    providerError?.name === "AI_NoSuchModelError" ||
+    providerError?.name === "AI_LoadAPIKeyError"
+  ) {
+    return {
+      code: runErrorCodes.modelError,
+      message: "The model is not configured correctly on this server.",
+    };
   }
   if (error instanceof TypeError && /fetch failed/i.test(error.message)) {
-    return { code: runErrorCodes.modelError, message: "The model provider could not be reached; the run stopped." };
+    return {
+      code: runErrorCodes.modelError,
+      message: "The model provider could not be reached; the run stopped.",
+    };
   }
   console.error("[patchwork] run failed unexpectedly", error);
-  return { code: runErrorCodes.internal, message: "The run failed because of an unexpected server error." };
+  return {
+    code: runErrorCodes.internal,
+    message: "The run failed because of an unexpected server error.",
+  };
 }
 
 function unwrapRetryError(error: ProviderError | undefined): ProviderError | undefined {

@@ -99,7 +99,9 @@ const buses = new WeakMap<DatabaseHandle, RunEventBus>();
 export async function getRunEventBus(handle: DatabaseHandle): Promise<RunEventBus> {
   let bus = buses.get(handle);
   if (!bus) {
-    bus = handle.postgresClient ? new PostgresRunEventBus(handle.postgresClient) : new LocalRunEventBus();
+    bus = handle.postgresClient
+      ? new PostgresRunEventBus(handle.postgresClient)
+      : new LocalRunEventBus();
     buses.set(handle, bus);
   }
   if (bus instanceof PostgresRunEventBus) await bus.listening();

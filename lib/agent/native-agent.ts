@@ -1,11 +1,25 @@
 import "server-only";
-import { type JSONSchema7, type LanguageModel, type ModelMessage, jsonSchema, stepCountIs, streamText, tool } from "ai";
+import {
+  type JSONSchema7,
+  type LanguageModel,
+  type ModelMessage,
+  jsonSchema,
+  stepCountIs,
+  streamText,
+  tool,
+} from "ai";
 import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
 import { runErrorCodes } from "./event-types";
 import { RunFailure } from "./run-failure";
 import type { RunEventWriter } from "./run-event-writer";
-import { type AgentTool, type ToolContext, agentTools, unparsedArgumentsKey, validateToolInput } from "./tools";
+import {
+  type AgentTool,
+  type ToolContext,
+  agentTools,
+  unparsedArgumentsKey,
+  validateToolInput,
+} from "./tools";
 
 export interface NativeAgentInput {
   model: LanguageModel;
@@ -44,7 +58,10 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
         description: agentTool.description,
         // No SDK-side validation: everything parseable reaches execute, which validates and explains.
         inputSchema: jsonSchema<unknown>(
-          z.toJSONSchema(agentTool.inputSchema, { io: "input", unrepresentable: "any" }) as JSONSchema7,
+          z.toJSONSchema(agentTool.inputSchema, {
+            io: "input",
+            unrepresentable: "any",
+          }) as JSONSchema7,
         ),
         execute: async (rawInput: unknown, { toolCallId }: { toolCallId: string }) => {
           startedCalls.add(toolCallId);
@@ -101,7 +118,11 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
           // Calls the SDK refused before execute (an unknown tool name) still get a row.
           if (!startedCalls.has(part.toolCallId)) {
             startedCalls.add(part.toolCallId);
-            await writer.emit("tool.started", { call_id: part.toolCallId, tool: part.toolName, title: part.toolName });
+            await writer.emit("tool.started", {
+              call_id: part.toolCallId,
+              tool: part.toolName,
+              title: part.toolName,
+            });
             await writer.emit("tool.failed", {
               call_id: part.toolCallId,
               tool: part.toolName,
@@ -127,7 +148,8 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
       usage: {
         input_tokens: usage.inputTokens ?? 0,
         output_tokens: usage.outputTokens ?? 0,
-        cache_read_input_tokens: usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0,
+        cache_read_input_tokens:
+          usage.inputTokenDetails?.cacheReadTokens ?? usage.cachedInputTokens ?? 0,
         cache_creation_input_tokens: usage.inputTokenDetails?.cacheWriteTokens ?? 0,
       },
     };
@@ -139,7 +161,12 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   }
 }
 
-async function executeTool(agentTool: AgentTool, rawInput: unknown, callId: string, input: NativeAgentInput): Promise<unknown> {
+async function executeTool(
+  agentTool: AgentTool,
+  rawInput: unknown,
+  callId: string,
+  input: NativeAgentInput,
+): Promise<unknown> {
   const { writer } = input;
   const started = performance.now();
   const validated = validateToolInput(agentTool.inputSchema, rawInput);
@@ -155,11 +182,21 @@ async function executeTool(agentTool: AgentTool, rawInput: unknown, callId: stri
       diagnostics: [],
       duration_ms: Math.round(performance.now() - started),
     });
-    return { error: { code: runErrorCodes.toolInputValidation, message: validated.message, fields: validated.fields } };
+    return {
+      error: {
+        code: runErrorCodes.toolInputValidation,
+        message: validated.message,
+        fields: validated.fields,
+      },
+    };
   }
   let outcome: Awaited<ReturnType<AgentTool["execute"]>>;
   try {
-    outcome = await withTimeout(agentTool.execute(validated.value, input.context), input.toolTimeoutMs, input.signal);
+    outcome = await withTimeout(
+      agentTool.execute(validated.value, input.context),
+      input.toolTimeoutMs,
+      input.signal,
+    );
   } catch (error) {
     const timedOut = error instanceof ToolTimeoutError;
     const code = timedOut ? runErrorCodes.toolTimeout : "TOOL_EXECUTION_FAILED";
@@ -210,7 +247,11 @@ function humanToolName(name: string): string {
 
 class ToolTimeoutError extends Error {}
 
-async function withTimeout<Value>(promise: Promise<Value>, milliseconds: number, signal: AbortSignal): Promise<Value> {
+async function withTimeout<Value>(
+  promise: Promise<Value>,
+  milliseconds: number,
+  signal: AbortSignal,
+): Promise<Value> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   try {

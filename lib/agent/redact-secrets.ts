@@ -11,7 +11,10 @@ const secretVariableNames = [
  * Replaces every configured secret in a value with "[redacted]". Provider errors sometimes echo
  * request details; this is the last guard before anything reaches events or logs.
  */
-export function redactSecrets<Value>(value: Value, environment: NodeJS.ProcessEnv = process.env): Value {
+export function redactSecrets<Value>(
+  value: Value,
+  environment: NodeJS.ProcessEnv = process.env,
+): Value {
   const secrets = secretVariableNames
     .map((name) => environment[name])
     .filter((secret): secret is string => typeof secret === "string" && secret.length >= 6);
@@ -27,7 +30,9 @@ function redactValue(value: unknown, secrets: string[]): unknown {
   }
   if (Array.isArray(value)) return value.map((item) => redactValue(item, secrets));
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactValue(item, secrets)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, redactValue(item, secrets)]),
+    );
   }
   return value;
 }

@@ -22,9 +22,13 @@ export interface RunEventStreamInput {
  * until the terminal event. Every frame comes from run_event, so a reconnect gets exactly the
  * events it missed, once each, whichever process executes the run.
  */
-export async function openRunEventStream(handle: DatabaseHandle, input: RunEventStreamInput): Promise<ReadableStream<Uint8Array>> {
+export async function openRunEventStream(
+  handle: DatabaseHandle,
+  input: RunEventStreamInput,
+): Promise<ReadableStream<Uint8Array>> {
   const run = await getAppRun(handle.db, { appId: input.appId, id: input.runId });
-  if (!run) throw new PatchworkError("NOT_FOUND", "Run not found.", { details: { run_id: input.runId } });
+  if (!run)
+    throw new PatchworkError("NOT_FOUND", "Run not found.", { details: { run_id: input.runId } });
   const bus = await getRunEventBus(handle);
   const keepAliveMs = input.keepAliveMs ?? Number(process.env.PATCHWORK_SSE_KEEPALIVE_MS || 15_000);
 
@@ -52,7 +56,11 @@ export async function openRunEventStream(handle: DatabaseHandle, input: RunEvent
       try {
         while (!closed) {
           pendingSignal = false;
-          const rows = await listEventsAfter(handle.db, { runId: input.runId, seq: lastSeq, limit: 500 });
+          const rows = await listEventsAfter(handle.db, {
+            runId: input.runId,
+            seq: lastSeq,
+            limit: 500,
+          });
           for (const row of rows) {
             if (closed) break;
             controller.enqueue(encodeEventFrame(toRunEvent(row, input.appId)));
@@ -65,7 +73,11 @@ export async function openRunEventStream(handle: DatabaseHandle, input: RunEvent
             // A finished run with nothing after `afterSeq` ends the stream instead of hanging.
             const current = await getRunById(handle.db, { id: input.runId });
             if (!current || (current.status !== "queued" && current.status !== "running")) {
-              const more = await listEventsAfter(handle.db, { runId: input.runId, seq: lastSeq, limit: 1 });
+              const more = await listEventsAfter(handle.db, {
+                runId: input.runId,
+                seq: lastSeq,
+                limit: 1,
+              });
               if (more.length === 0) break;
               continue;
             }

@@ -3,7 +3,12 @@ import type { DatabaseHandle } from "@/db/client";
 import { finishRunIfActive, insertRunEvent } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
 import type { RunEventBus } from "./event-bus";
-import { type RunEvent, type RunEventType, type TerminalRunEventType, isTerminalRunEventType } from "./event-types";
+import {
+  type RunEvent,
+  type RunEventType,
+  type TerminalRunEventType,
+  isTerminalRunEventType,
+} from "./event-types";
 import { redactSecrets } from "./redact-secrets";
 
 /**
@@ -29,11 +34,19 @@ export class RunEventWriter {
   }
 
   /** Appends a non-terminal event. Ignored after the terminal event: a run ends exactly once. */
-  emit(type: Exclude<RunEventType, TerminalRunEventType>, payload: Record<string, unknown>): Promise<RunEvent | null> {
+  emit(
+    type: Exclude<RunEventType, TerminalRunEventType>,
+    payload: Record<string, unknown>,
+  ): Promise<RunEvent | null> {
     if (this.terminal) return Promise.resolve(null);
     return this.enqueue(async () => {
       const seq = this.nextSeq;
-      const row = await insertRunEvent(this.handle.db, { runId: this.run.id, seq, type, payload: redactSecrets(payload) });
+      const row = await insertRunEvent(this.handle.db, {
+        runId: this.run.id,
+        seq,
+        type,
+        payload: redactSecrets(payload),
+      });
       this.nextSeq += 1;
       return row;
     });
@@ -61,7 +74,12 @@ export class RunEventWriter {
           finishedAt: new Date(),
         });
         if (!stillActive) return null;
-        return insertRunEvent(transaction, { runId: this.run.id, seq, type, payload: redactSecrets(payload) });
+        return insertRunEvent(transaction, {
+          runId: this.run.id,
+          seq,
+          type,
+          payload: redactSecrets(payload),
+        });
       });
       if (!row) return null;
       ended = true;
@@ -76,9 +94,15 @@ export class RunEventWriter {
     await this.chain.catch(() => undefined);
   }
 
-  private enqueue<Row extends { runId: string; seq: number; type: string; payload: Record<string, unknown>; createdAt: Date } | null>(
-    write: () => Promise<Row>,
-  ): Promise<Row extends null ? RunEvent | null : RunEvent> {
+  private enqueue<
+    Row extends {
+      runId: string;
+      seq: number;
+      type: string;
+      payload: Record<string, unknown>;
+      createdAt: Date;
+    } | null,
+  >(write: () => Promise<Row>): Promise<Row extends null ? RunEvent | null : RunEvent> {
     const result = this.chain.then(async () => {
       const row = await write();
       if (!row) return null;
@@ -92,7 +116,13 @@ export class RunEventWriter {
 }
 
 export function toRunEvent(
-  row: { runId: string; seq: number; type: string; payload: Record<string, unknown>; createdAt: Date },
+  row: {
+    runId: string;
+    seq: number;
+    type: string;
+    payload: Record<string, unknown>;
+    createdAt: Date;
+  },
   appId: string,
 ): RunEvent {
   return {

@@ -57,7 +57,11 @@ export function startRunExecution(handle: DatabaseHandle, run: AgentRunRow): Exe
   return execution;
 }
 
-async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: AbortController): Promise<void> {
+async function executeRun(
+  handle: DatabaseHandle,
+  run: AgentRunRow,
+  controller: AbortController,
+): Promise<void> {
   const environment = getEnvironment();
   const bus = await getRunEventBus(handle);
   const writer = new RunEventWriter(handle, bus, { id: run.id, appId: run.appId }, 0);
@@ -73,8 +77,12 @@ async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: 
       engine: run.executionEngine,
       base_revision_id: run.baseRevisionId,
     });
-    if (!run.baseRevisionId || !run.resolvedModelId) throw new Error("run is missing its base revision or model");
-    const overlay = await WorkspaceOverlay.open(handle.db, { appId: run.appId, revisionId: run.baseRevisionId });
+    if (!run.baseRevisionId || !run.resolvedModelId)
+      throw new Error("run is missing its base revision or model");
+    const overlay = await WorkspaceOverlay.open(handle.db, {
+      appId: run.appId,
+      revisionId: run.baseRevisionId,
+    });
     let verifications = 0;
     const context: ToolContext = {
       overlay,
@@ -91,13 +99,20 @@ async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: 
           typeCheckWorkspace(files),
         ]);
         const diagnostics = [...build.diagnostics, ...typeErrors];
-        return { ok: build.ok && typeErrors.length === 0, diagnostics, duration_ms: Math.round(performance.now() - started) };
+        return {
+          ok: build.ok && typeErrors.length === 0,
+          diagnostics,
+          duration_ms: Math.round(performance.now() - started),
+        };
       },
     };
     const { appName, messages } = await loadConversation(handle.db, run);
     const result = await runNativeAgent({
       model: getLanguageModel(run.resolvedModelId, { fetch: rateLimitObserver(writer) }),
-      system: buildSystemPrompt({ appName, writeFileAvailable: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE }),
+      system: buildSystemPrompt({
+        appName,
+        writeFileAvailable: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE,
+      }),
       messages,
       context,
       writer,
@@ -130,7 +145,9 @@ async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: 
     await writer.emit("usage", { ...usage });
     if (outputText.trim() === "") {
       // The chat must never show an empty reply: say what happened instead.
-      outputText = resultRevisionId ? "I made the changes shown above." : "I finished without changing any files.";
+      outputText = resultRevisionId
+        ? "I made the changes shown above."
+        : "I finished without changing any files.";
       await writer.emit("assistant.delta", { text: outputText });
     }
     await writer.finish(
@@ -141,14 +158,22 @@ async function executeRun(handle: DatabaseHandle, run: AgentRunRow, controller: 
   } catch (error) {
     await writer.flush();
     if (RunCancelled.isInstance(error) || RunCancelled.isInstance(controller.signal.reason)) {
-      await writer.finish("run.cancelled", { message: "Stopped before finishing; no files were changed." }, {
-        status: "cancelled",
-        outputText,
-      });
+      await writer.finish(
+        "run.cancelled",
+        { message: "Stopped before finishing; no files were changed." },
+        {
+          status: "cancelled",
+          outputText,
+        },
+      );
       return;
     }
     const { code, message } = describeRunError(error);
-    await writer.finish("run.failed", { code, message }, { status: "failed", errorCode: code, errorMessage: message, outputText });
+    await writer.finish(
+      "run.failed",
+      { code, message },
+      { status: "failed", errorCode: code, errorMessage: message, outputText },
+    );
   } finally {
     unsubscribe();
   }
@@ -168,7 +193,14 @@ async function commitRunChanges(
   if (changes.length === 0) return null;
   const message = `Agent: ${run.input.length > 72 ? `${run.input.slice(0, 71)}…` : run.input}`;
   const commit = (baseRevisionId: string) =>
-    commitRevision(handle.db, { appId: run.appId, baseRevisionId, changes, source: "agent", runId: run.id, message });
+    commitRevision(handle.db, {
+      appId: run.appId,
+      baseRevisionId,
+      changes,
+      source: "agent",
+      runId: run.id,
+      message,
+    });
   let committed: Awaited<ReturnType<typeof commit>>;
   try {
     committed = await commit(run.baseRevisionId!);
@@ -178,7 +210,10 @@ async function commitRunChanges(
     const base = await getRevision(handle.db, { appId: run.appId, id: run.baseRevisionId! });
     for (const change of changes) {
       const path = change.type === "rename" ? change.from : change.path;
-      const [now, then] = await Promise.all([lookupPath(handle.db, head.rootTreeHash, path), lookupPath(handle.db, base!.rootTreeHash, path)]);
+      const [now, then] = await Promise.all([
+        lookupPath(handle.db, head.rootTreeHash, path),
+        lookupPath(handle.db, base!.rootTreeHash, path),
+      ]);
       if (now?.hash !== then?.hash) {
         throw new RunFailure(
           runErrorCodes.revisionConflict,
@@ -189,7 +224,12 @@ async function commitRunChanges(
     committed = await commit(head.id);
   }
   const { revision } = committed;
-  const diffStats = await summarizeChanges(handle, revision.parentRevisionId, revision.id, run.appId);
+  const diffStats = await summarizeChanges(
+    handle,
+    revision.parentRevisionId,
+    revision.id,
+    run.appId,
+  );
   await writer.emit("revision.created", {
     revision_id: revision.id,
     parent_revision_id: revision.parentRevisionId,
@@ -214,10 +254,24 @@ async function commitRunChanges(
   return revision.id;
 }
 
-async function summarizeChanges(handle: DatabaseHandle, fromId: string | null, toId: string, appId: string) {
-  const diff = await diffRevisions(handle.db, { appId, revisionId: toId, againstRevisionId: fromId });
+async function summarizeChanges(
+  handle: DatabaseHandle,
+  fromId: string | null,
+  toId: string,
+  appId: string,
+) {
+  const diff = await diffRevisions(handle.db, {
+    appId,
+    revisionId: toId,
+    againstRevisionId: fromId,
+  });
   return {
-    files: diff.files.map((file) => ({ path: file.path, status: file.status, additions: file.additions, deletions: file.deletions })),
+    files: diff.files.map((file) => ({
+      path: file.path,
+      status: file.status,
+      additions: file.additions,
+      deletions: file.deletions,
+    })),
     additions: diff.additions,
     deletions: diff.deletions,
   };
@@ -232,7 +286,10 @@ function rateLimitObserver(writer: RunEventWriter): typeof globalThis.fetch {
     const response = await globalThis.fetch(input, init);
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get("retry-after"));
-      const resetAt = Number.isFinite(retryAfter) && retryAfter > 0 ? new Date(Date.now() + retryAfter * 1000).toISOString() : null;
+      const resetAt =
+        Number.isFinite(retryAfter) && retryAfter > 0
+          ? new Date(Date.now() + retryAfter * 1000).toISOString()
+          : null;
       await writer.emit("notice", {
         kind: "rate_limit",
         message: resetAt

@@ -19,8 +19,14 @@ export async function recoverInterruptedRuns(handle: DatabaseHandle): Promise<st
   for (const run of await listActiveRuns(handle.db)) {
     if (localExecutions().has(run.id)) continue;
     if (!(await locks.isOrphaned(run.id))) continue;
-    const writer = new RunEventWriter(handle, bus, { id: run.id, appId: run.appId }, await getLastEventSeq(handle.db, { runId: run.id }));
-    const message = "The server stopped while this run was in progress; no files were changed. Send the request again.";
+    const writer = new RunEventWriter(
+      handle,
+      bus,
+      { id: run.id, appId: run.appId },
+      await getLastEventSeq(handle.db, { runId: run.id }),
+    );
+    const message =
+      "The server stopped while this run was in progress; no files were changed. Send the request again.";
     await writer.finish(
       "run.failed",
       { code: runErrorCodes.interrupted, message },
@@ -40,11 +46,14 @@ type GlobalWithSweeper = typeof globalThis & { [sweeperKey]?: NodeJS.Timeout };
  */
 export async function startRunRecovery(handle: DatabaseHandle, intervalMs = 15_000): Promise<void> {
   const recovered = await recoverInterruptedRuns(handle);
-  if (recovered.length > 0) console.log(`[patchwork] marked ${recovered.length} interrupted run(s) as failed`);
+  if (recovered.length > 0)
+    console.log(`[patchwork] marked ${recovered.length} interrupted run(s) as failed`);
   const holder = globalThis as GlobalWithSweeper;
   if (handle.kind !== "postgres" || holder[sweeperKey]) return;
   holder[sweeperKey] = setInterval(() => {
-    recoverInterruptedRuns(handle).catch((error) => console.error("[patchwork] run recovery failed", error));
+    recoverInterruptedRuns(handle).catch((error) =>
+      console.error("[patchwork] run recovery failed", error),
+    );
   }, intervalMs);
   holder[sweeperKey].unref();
 }

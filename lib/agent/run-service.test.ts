@@ -30,7 +30,9 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
   beforeAll(async () => {
     handle = await database.open();
     modelServer = await startModelServer({ port: 0 });
-    Object.assign(process.env, modelServerEnvironment(modelServer.url), { APPS_CODING_AGENT_TOOL_TIMEOUT_S: "3" });
+    Object.assign(process.env, modelServerEnvironment(modelServer.url), {
+      APPS_CODING_AGENT_TOOL_TIMEOUT_S: "3",
+    });
     resetEnvironmentForTests();
     resetModelDiscoveryCache();
   });
@@ -47,8 +49,16 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
 
   it("runs the happy path into one agent revision between checkpoints", async () => {
     const app = await createApp(handle.db, { name: "run", files: starterTemplateFiles });
-    const run = await createRun(handle, { appId: app.id, input: "Make the heading say Hello", modelId: "compatible:happy-path" });
-    expect(run).toMatchObject({ requestedModelId: "compatible:happy-path", resolvedModelId: "compatible:happy-path", executionEngine: "native" });
+    const run = await createRun(handle, {
+      appId: app.id,
+      input: "Make the heading say Hello",
+      modelId: "compatible:happy-path",
+    });
+    expect(run).toMatchObject({
+      requestedModelId: "compatible:happy-path",
+      resolvedModelId: "compatible:happy-path",
+      executionEngine: "native",
+    });
     await waitForRun(run.id);
     const events = await eventsOf(handle, run.id);
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
@@ -56,46 +66,81 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
     expect(types[0]).toBe("run.accepted");
     expect(types.at(-1)).toBe("run.completed");
     expect(types).toContain("assistant.delta");
-    expect(types.filter((type) => type === "tool.started")).toHaveLength(types.filter((type) => type === "tool.completed").length);
+    expect(types.filter((type) => type === "tool.started")).toHaveLength(
+      types.filter((type) => type === "tool.completed").length,
+    );
     expect(types.indexOf("revision.created")).toBeLessThan(types.indexOf("checkpoint.created"));
     const file = await readFile(handle.db, { appId: app.id, path: "src/App.tsx" });
     expect(file.content).toContain(patchedHeading);
     expect(file.content).not.toContain(starterHeading);
-    const kinds = (await listCheckpoints(handle.db, { appId: app.id })).map((checkpoint) => checkpoint.kind).sort();
+    const kinds = (await listCheckpoints(handle.db, { appId: app.id }))
+      .map((checkpoint) => checkpoint.kind)
+      .sort();
     expect(kinds).toEqual(["post_run", "pre_run"]);
   });
 
   it("refuses a second active run and an unknown model", async () => {
     const app = await createApp(handle.db, { name: "busy", files: starterTemplateFiles });
-    const first = await createRun(handle, { appId: app.id, input: "slow please", modelId: "compatible:slow-stream" });
-    const error = await createRun(handle, { appId: app.id, input: "again", modelId: "compatible:happy-path" }).catch((caught) => caught);
+    const first = await createRun(handle, {
+      appId: app.id,
+      input: "slow please",
+      modelId: "compatible:slow-stream",
+    });
+    const error = await createRun(handle, {
+      appId: app.id,
+      input: "again",
+      modelId: "compatible:happy-path",
+    }).catch((caught) => caught);
     expect(PatchworkError.isInstance(error) && error.code).toBe("CODING_AGENT_RUN_ACTIVE");
     await cancelRun(handle, { appId: app.id, runId: first.id });
     await waitForRun(first.id);
     const events = await eventsOf(handle, first.id);
     expect(events.at(-1)?.type).toBe("run.cancelled");
     expect(events.some((event) => event.type === "revision.created")).toBe(false);
-    const unknown = await createRun(handle, { appId: app.id, input: "x", modelId: "compatible:nope" }).catch((caught) => caught);
-    expect(PatchworkError.isInstance(unknown) && unknown.code).toBe("CODING_AGENT_MODEL_UNAVAILABLE");
+    const unknown = await createRun(handle, {
+      appId: app.id,
+      input: "x",
+      modelId: "compatible:nope",
+    }).catch((caught) => caught);
+    expect(PatchworkError.isInstance(unknown) && unknown.code).toBe(
+      "CODING_AGENT_MODEL_UNAVAILABLE",
+    );
   });
 
   it("feeds patch failures back and recovers", async () => {
     const app = await createApp(handle.db, { name: "retry", files: starterTemplateFiles });
-    const run = await createRun(handle, { appId: app.id, input: "Change the heading", modelId: "compatible:patch-retry" });
+    const run = await createRun(handle, {
+      appId: app.id,
+      input: "Change the heading",
+      modelId: "compatible:patch-retry",
+    });
     await waitForRun(run.id);
     const events = await eventsOf(handle, run.id);
     const failed = events.find((event) => event.type === "tool.failed");
-    expect(failed?.payload).toMatchObject({ tool: "apply_patch", patch_failure_count: 1, patch_code: expect.any(String) });
+    expect(failed?.payload).toMatchObject({
+      tool: "apply_patch",
+      patch_failure_count: 1,
+      patch_code: expect.any(String),
+    });
     expect(events.at(-1)?.type).toBe("run.completed");
-    expect((await readFile(handle.db, { appId: app.id, path: "src/App.tsx" })).content).toContain(patchedHeading);
+    expect((await readFile(handle.db, { appId: app.id, path: "src/App.tsx" })).content).toContain(
+      patchedHeading,
+    );
   });
 
   it("answers malformed tool arguments with a validation failure and goes on", async () => {
     const app = await createApp(handle.db, { name: "malformed", files: starterTemplateFiles });
-    const run = await createRun(handle, { appId: app.id, input: "Change the heading", modelId: "compatible:malformed-args" });
+    const run = await createRun(handle, {
+      appId: app.id,
+      input: "Change the heading",
+      modelId: "compatible:malformed-args",
+    });
     await waitForRun(run.id);
     const events = await eventsOf(handle, run.id);
-    const validation = events.filter((event) => event.type === "tool.failed" && event.payload.code === "TOOL_INPUT_VALIDATION_FAILED");
+    const validation = events.filter(
+      (event) =>
+        event.type === "tool.failed" && event.payload.code === "TOOL_INPUT_VALIDATION_FAILED",
+    );
     expect(validation.length).toBeGreaterThanOrEqual(1);
     expect(validation[0].payload.fields).toEqual(expect.any(Array));
     expect(events.at(-1)?.type).toBe("run.completed");
@@ -104,16 +149,27 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
   it("fails a hung model within the tool-time limit and keeps the draft", async () => {
     const app = await createApp(handle.db, { name: "hang", files: starterTemplateFiles });
     const started = Date.now();
-    const run = await createRun(handle, { appId: app.id, input: "hello", modelId: "compatible:hang" });
+    const run = await createRun(handle, {
+      appId: app.id,
+      input: "hello",
+      modelId: "compatible:hang",
+    });
     await waitForRun(run.id);
     expect(Date.now() - started).toBeLessThan(8_000);
     const last = (await eventsOf(handle, run.id)).at(-1);
-    expect(last).toMatchObject({ type: "run.failed", payload: { code: "CODING_AGENT_MODEL_TIMEOUT" } });
+    expect(last).toMatchObject({
+      type: "run.failed",
+      payload: { code: "CODING_AGENT_MODEL_TIMEOUT" },
+    });
   });
 
   it("marks runs left by a dead process as interrupted", async () => {
     const app = await createApp(handle.db, { name: "orphan", files: starterTemplateFiles });
-    const run = await createRun(handle, { appId: app.id, input: "slow", modelId: "compatible:slow-stream" });
+    const run = await createRun(handle, {
+      appId: app.id,
+      input: "slow",
+      modelId: "compatible:slow-stream",
+    });
     // Pretend this process died: forget the execution, then let recovery find the run.
     const execution = localExecutions().get(run.id)!;
     localExecutions().delete(run.id);
@@ -122,7 +178,13 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
     execution.controller.abort();
     await execution.done;
     const events = await eventsOf(handle, run.id);
-    expect(events.filter((event) => ["run.completed", "run.failed", "run.cancelled"].includes(event.type))).toHaveLength(1);
-    expect(events.find((event) => event.type === "run.failed")?.payload.code).toBe("CODING_AGENT_RUN_INTERRUPTED");
+    expect(
+      events.filter((event) =>
+        ["run.completed", "run.failed", "run.cancelled"].includes(event.type),
+      ),
+    ).toHaveLength(1);
+    expect(events.find((event) => event.type === "run.failed")?.payload.code).toBe(
+      "CODING_AGENT_RUN_INTERRUPTED",
+    );
   });
 });

@@ -26,20 +26,30 @@ export interface CreateRunInput {
  * model, refuses a second active run for the app, and records the pre-run checkpoint — all before
  * answering, so a 201 means the run exists and will end with exactly one terminal event.
  */
-export async function createRun(handle: DatabaseHandle, input: CreateRunInput): Promise<AgentRunRow> {
+export async function createRun(
+  handle: DatabaseHandle,
+  input: CreateRunInput,
+): Promise<AgentRunRow> {
   const engine = input.engine ?? "native";
   await preflightEngine(engine);
   const model = await resolveModel(input.modelId ?? null);
   const runId = randomUUID();
   const locks = getRunLocks(handle);
   // Registered before the row exists, so this process's recovery sweep never mistakes it for an orphan.
-  localExecutions().set(runId, { runId, controller: new AbortController(), done: Promise.resolve() });
+  localExecutions().set(runId, {
+    runId,
+    controller: new AbortController(),
+    done: Promise.resolve(),
+  });
   let run: AgentRunRow;
   try {
     await locks.acquire(runId);
     run = await handle.db.transaction(async (transaction) => {
       const app = await getAppForUpdate(transaction, { id: input.appId });
-      if (!app) throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
+      if (!app)
+        throw new PatchworkError("NOT_FOUND", "App not found.", {
+          details: { app_id: input.appId },
+        });
       const active = await getActiveRunForApp(transaction, { appId: input.appId });
       if (active) throw activeRunError(active.id);
       const created = await insertRun(transaction, {
@@ -66,7 +76,10 @@ export async function createRun(handle: DatabaseHandle, input: CreateRunInput): 
     localExecutions().delete(runId);
     await locks.release(runId);
     // The partial unique index catches a race the row lock cannot (another process, same app).
-    if ((error as { code?: string }).code === "23505" || (error as { cause?: { code?: string } }).cause?.code === "23505") {
+    if (
+      (error as { code?: string }).code === "23505" ||
+      (error as { cause?: { code?: string } }).cause?.code === "23505"
+    ) {
       throw activeRunError(null);
     }
     throw error;
@@ -79,7 +92,10 @@ export async function createRun(handle: DatabaseHandle, input: CreateRunInput): 
  * Asks the run to stop. The executing process — this one or another, via the bus — aborts the
  * model call and ends the run with `run.cancelled`; nothing it changed is kept.
  */
-export async function cancelRun(handle: DatabaseHandle, { appId, runId }: { appId: string; runId: string }): Promise<AgentRunRow> {
+export async function cancelRun(
+  handle: DatabaseHandle,
+  { appId, runId }: { appId: string; runId: string },
+): Promise<AgentRunRow> {
   const run = await getAppRun(handle.db, { appId, id: runId });
   if (!run) throw new PatchworkError("NOT_FOUND", "Run not found.", { details: { run_id: runId } });
   if (run.status !== "queued" && run.status !== "running") return run;
@@ -93,14 +109,21 @@ export async function cancelRun(handle: DatabaseHandle, { appId, runId }: { appI
   return run;
 }
 
-export async function getRun(handle: DatabaseHandle, { appId, runId }: { appId: string; runId: string }): Promise<AgentRunRow> {
+export async function getRun(
+  handle: DatabaseHandle,
+  { appId, runId }: { appId: string; runId: string },
+): Promise<AgentRunRow> {
   const run = await getAppRun(handle.db, { appId, id: runId });
   if (!run) throw new PatchworkError("NOT_FOUND", "Run not found.", { details: { run_id: runId } });
   return run;
 }
 
 function activeRunError(activeRunId: string | null): PatchworkError {
-  return new PatchworkError("CODING_AGENT_RUN_ACTIVE", "This app already has a run in progress; wait for it or cancel it.", {
-    details: activeRunId ? { active_run_id: activeRunId } : undefined,
-  });
+  return new PatchworkError(
+    "CODING_AGENT_RUN_ACTIVE",
+    "This app already has a run in progress; wait for it or cancel it.",
+    {
+      details: activeRunId ? { active_run_id: activeRunId } : undefined,
+    },
+  );
 }

@@ -12,7 +12,9 @@ export const sseHeaders = {
 
 /** One SSE frame with real newlines; JSON never contains a raw newline, so one data line suffices. */
 export function encodeEventFrame(event: RunEvent): Uint8Array {
-  return encoder.encode(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  return encoder.encode(
+    `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
+  );
 }
 
 export function encodeComment(text: string): Uint8Array {

@@ -2,7 +2,13 @@
  * The native agent's instructions. Written for the failure modes we see in practice: silent
  * runs, whole-file rewrites, patches against lines the model never read, and unverified edits.
  */
-export function buildSystemPrompt({ appName, writeFileAvailable }: { appName: string; writeFileAvailable: boolean }): string {
+export function buildSystemPrompt({
+  appName,
+  writeFileAvailable,
+}: {
+  appName: string;
+  writeFileAvailable: boolean;
+}): string {
   return `You are Patchwork's coding agent. You edit "${appName}", a web app built with React, TypeScript and Tailwind CSS 4 (utility classes; the entry is index.html → src/main.tsx). The preview bundles it with esbuild; only these packages can be imported: react, react-dom, lucide-react, clsx, tailwind-merge.
 
 How you work:
@@ -10,7 +16,9 @@ How you work:
 2. Read before you edit: use workspace_index or collect_context to find the right place, then read_file_range for the exact lines you will change.
 3. Edit only with apply_patch: a unified diff with at least 3 lines of unchanged context around each change, copied exactly from what you read (or the *** Begin Patch format). Keep patches small and focused; several hunks or files in one patch are fine.
 4. If a patch fails, read the refresh_windows (or read the file again) and send a corrected patch. Do not guess.${
-    writeFileAvailable ? "" : " write_file appears only for a file whose patches failed repeatedly; use it only then."
+    writeFileAvailable
+      ? ""
+      : " write_file appears only for a file whose patches failed repeatedly; use it only then."
   }
 5. After editing, call run_verification and fix any errors it reports.
 6. Don't invent files or packages that are not there; keep the app's existing style.

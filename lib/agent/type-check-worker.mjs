@@ -54,12 +54,15 @@ function typeCheck(entries) {
   const roots = [...virtual.keys()].filter((filePath) => /\.tsx?$/.test(filePath));
   if (roots.length <= 1) return [];
 
-  const isVirtual = (/** @type {string} */ filePath) => filePath.startsWith(`${virtualRoot}${path.sep}`);
+  const isVirtual = (/** @type {string} */ filePath) =>
+    filePath.startsWith(`${virtualRoot}${path.sep}`);
   const host = ts.createCompilerHost(compilerOptions, true);
   const readFromDisk = host.readFile.bind(host);
   const fileExistsOnDisk = host.fileExists.bind(host);
-  host.fileExists = (filePath) => (isVirtual(filePath) ? virtual.has(filePath) : fileExistsOnDisk(filePath));
-  host.readFile = (filePath) => (isVirtual(filePath) ? virtual.get(filePath) : readFromDisk(filePath));
+  host.fileExists = (filePath) =>
+    isVirtual(filePath) ? virtual.has(filePath) : fileExistsOnDisk(filePath);
+  host.readFile = (filePath) =>
+    isVirtual(filePath) ? virtual.get(filePath) : readFromDisk(filePath);
   host.directoryExists = (directory) =>
     directory === virtualRoot || isVirtual(`${directory}${path.sep}`)
       ? [...virtual.keys()].some((filePath) => filePath.startsWith(`${directory}${path.sep}`))
@@ -69,7 +72,9 @@ function typeCheck(entries) {
   host.getSourceFile = (fileName, languageVersion) => {
     if (isVirtual(fileName)) {
       const text = virtual.get(fileName);
-      return text === undefined ? undefined : ts.createSourceFile(fileName, text, languageVersion, true);
+      return text === undefined
+        ? undefined
+        : ts.createSourceFile(fileName, text, languageVersion, true);
     }
     let sourceFile = librarySourceFiles.get(fileName);
     if (!sourceFile) {
@@ -81,11 +86,21 @@ function typeCheck(entries) {
     return sourceFile;
   };
 
-  const program = ts.createProgram({ rootNames: roots, options: compilerOptions, host, oldProgram: previousProgram });
+  const program = ts.createProgram({
+    rootNames: roots,
+    options: compilerOptions,
+    host,
+    oldProgram: previousProgram,
+  });
   previousProgram = program;
   const diagnostics = [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()];
   return diagnostics
-    .filter((diagnostic) => diagnostic.file && isVirtual(diagnostic.file.fileName) && diagnostic.file.fileName !== ambientPath)
+    .filter(
+      (diagnostic) =>
+        diagnostic.file &&
+        isVirtual(diagnostic.file.fileName) &&
+        diagnostic.file.fileName !== ambientPath,
+    )
     .slice(0, 50)
     .map((diagnostic) => {
       const file = /** @type {import("typescript").SourceFile} */ (diagnostic.file);
@@ -104,6 +119,9 @@ parentPort?.on("message", (/** @type {{id: number, files: [string, string][]}} *
   try {
     parentPort?.postMessage({ id: message.id, diagnostics: typeCheck(message.files) });
   } catch (error) {
-    parentPort?.postMessage({ id: message.id, error: error instanceof Error ? error.message : String(error) });
+    parentPort?.postMessage({
+      id: message.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 });

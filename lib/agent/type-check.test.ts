@@ -14,14 +14,26 @@ describe("typeCheckWorkspace", () => {
     files.set("src/broken.ts", 'export const count: number = "three";\n');
     const diagnostics = await typeCheckWorkspace(files);
     expect(diagnostics).toEqual([
-      expect.objectContaining({ file: "src/broken.ts", line: 1, column: 14, severity: "error", message: expect.stringContaining("TS2322") }),
+      expect.objectContaining({
+        file: "src/broken.ts",
+        line: 1,
+        column: 14,
+        severity: "error",
+        message: expect.stringContaining("TS2322"),
+      }),
     ]);
   });
 
   it("reports a wrong prop on an imported component", async () => {
     const files = new Map(starter);
-    files.set("src/Badge.tsx", "export function Badge({ label }: { label: string }) {\n  return <span>{label}</span>;\n}\n");
-    files.set("src/Use.tsx", 'import { Badge } from "./Badge";\nexport const element = <Badge text="x" />;\n');
+    files.set(
+      "src/Badge.tsx",
+      "export function Badge({ label }: { label: string }) {\n  return <span>{label}</span>;\n}\n",
+    );
+    files.set(
+      "src/Use.tsx",
+      'import { Badge } from "./Badge";\nexport const element = <Badge text="x" />;\n',
+    );
     const diagnostics = await typeCheckWorkspace(files);
     expect(diagnostics.map((diagnostic) => diagnostic.file)).toEqual(["src/Use.tsx"]);
   });

@@ -19,7 +19,10 @@ export class WorkspaceOverlay {
     private readonly baseManifest: Manifest,
   ) {}
 
-  static async open(db: Executor, { appId, revisionId }: { appId: string; revisionId: string }): Promise<WorkspaceOverlay> {
+  static async open(
+    db: Executor,
+    { appId, revisionId }: { appId: string; revisionId: string },
+  ): Promise<WorkspaceOverlay> {
     const revision = await resolveRevision(db, { appId, revisionId });
     return new WorkspaceOverlay(db, revision.id, await loadManifest(db, revision.rootTreeHash));
   }
@@ -65,9 +68,15 @@ export class WorkspaceOverlay {
 
   /** Preloads text for many paths at once (one query), so synchronous readers can use `peekText`. */
   async preload(paths: string[]): Promise<void> {
-    const wanted = paths.filter((path) => !this.edits.has(path) && !this.textCache.has(path) && this.baseManifest.has(path));
-    const blobs = await loadBlobs(this.db, wanted.map((path) => this.baseManifest.get(path)!.hash));
-    for (const path of wanted) this.textCache.set(path, decodeText(blobs.get(this.baseManifest.get(path)!.hash)!));
+    const wanted = paths.filter(
+      (path) => !this.edits.has(path) && !this.textCache.has(path) && this.baseManifest.has(path),
+    );
+    const blobs = await loadBlobs(
+      this.db,
+      wanted.map((path) => this.baseManifest.get(path)!.hash),
+    );
+    for (const path of wanted)
+      this.textCache.set(path, decodeText(blobs.get(this.baseManifest.get(path)!.hash)!));
   }
 
   /** Synchronous read for paths already loaded (edited or preloaded). */

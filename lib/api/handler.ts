@@ -24,12 +24,20 @@ export function route<Params = Record<string, never>>(
 }
 
 /** Validates with zod; failures answer VALIDATION_FAILED with the issues as details. */
-export function parseWith<Schema extends z.ZodType>(schema: Schema, value: unknown, what = "request"): z.infer<Schema> {
+export function parseWith<Schema extends z.ZodType>(
+  schema: Schema,
+  value: unknown,
+  what = "request",
+): z.infer<Schema> {
   const parsed = schema.safeParse(value);
   if (!parsed.success) {
     throw new PatchworkError("VALIDATION_FAILED", `The ${what} is not valid.`, {
       details: {
-        issues: parsed.error.issues.map((issue) => ({ path: issue.path.join("."), message: issue.message, code: issue.code })),
+        issues: parsed.error.issues.map((issue) => ({
+          path: issue.path.join("."),
+          message: issue.message,
+          code: issue.code,
+        })),
       },
     });
   }
@@ -37,7 +45,10 @@ export function parseWith<Schema extends z.ZodType>(schema: Schema, value: unkno
 }
 
 /** Reads a JSON body with a size cap and validates it. An empty body is parsed as `{}`. */
-export async function parseJsonBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+export async function parseJsonBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > maxJsonBodyBytes) throw tooLarge(declared);
   const text = await request.text();
@@ -47,21 +58,30 @@ export async function parseJsonBody<Schema extends z.ZodType>(request: Request, 
     try {
       value = JSON.parse(text);
     } catch (cause) {
-      throw new PatchworkError("VALIDATION_FAILED", "The request body is not valid JSON.", { cause });
+      throw new PatchworkError("VALIDATION_FAILED", "The request body is not valid JSON.", {
+        cause,
+      });
     }
   }
   return parseWith(schema, value, "request body");
 }
 
-export function parseSearchParams<Schema extends z.ZodType>(request: Request, schema: Schema): z.infer<Schema> {
+export function parseSearchParams<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): z.infer<Schema> {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   return parseWith(schema, params, "query string");
 }
 
 function tooLarge(size: number): PatchworkError {
-  return new PatchworkError("PAYLOAD_TOO_LARGE", `Request bodies are limited to ${maxJsonBodyBytes / 1024 / 1024} MiB.`, {
-    details: { size, limit: maxJsonBodyBytes },
-  });
+  return new PatchworkError(
+    "PAYLOAD_TOO_LARGE",
+    `Request bodies are limited to ${maxJsonBodyBytes / 1024 / 1024} MiB.`,
+    {
+      details: { size, limit: maxJsonBodyBytes },
+    },
+  );
 }
 
 export function errorResponse(code: ErrorCode, message: string, details?: unknown): Response {

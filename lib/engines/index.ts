@@ -14,10 +14,17 @@ export interface EngineStatus {
   reason?: string;
 }
 
-const externalEngines: Record<Exclude<EngineName, "native">, { label: string; binary: string; install: string }> = {
+const externalEngines: Record<
+  Exclude<EngineName, "native">,
+  { label: string; binary: string; install: string }
+> = {
   opencode: { label: "OpenCode", binary: "opencode", install: "npm install -g opencode-ai" },
   codex: { label: "Codex", binary: "codex", install: "npm install -g @openai/codex" },
-  "claude-code": { label: "Claude Code", binary: "claude", install: "npm install -g @anthropic-ai/claude-code" },
+  "claude-code": {
+    label: "Claude Code",
+    binary: "claude",
+    install: "npm install -g @anthropic-ai/claude-code",
+  },
 };
 
 function findBinary(name: string): string | null {
@@ -41,7 +48,10 @@ function findBinary(name: string): string | null {
  */
 export function listEngines(): EngineStatus[] {
   const statuses: EngineStatus[] = [{ id: "native", label: "Patchwork agent", available: true }];
-  for (const [id, engine] of Object.entries(externalEngines) as [Exclude<EngineName, "native">, (typeof externalEngines)[keyof typeof externalEngines]][]) {
+  for (const [id, engine] of Object.entries(externalEngines) as [
+    Exclude<EngineName, "native">,
+    (typeof externalEngines)[keyof typeof externalEngines],
+  ][]) {
     const binary = findBinary(engine.binary);
     statuses.push({
       id,
@@ -59,11 +69,17 @@ export function listEngines(): EngineStatus[] {
 export async function preflightEngine(engine: string): Promise<void> {
   const status = listEngines().find((candidate) => candidate.id === engine);
   if (!status) {
-    throw new PatchworkError("VALIDATION_FAILED", `Unknown engine "${engine}".`, { details: { engines: engineNames } });
+    throw new PatchworkError("VALIDATION_FAILED", `Unknown engine "${engine}".`, {
+      details: { engines: engineNames },
+    });
   }
   if (!status.available) {
-    throw new PatchworkError("CODING_AGENT_ENGINE_UNAVAILABLE", status.reason ?? `${status.label} is not available.`, {
-      details: { engine },
-    });
+    throw new PatchworkError(
+      "CODING_AGENT_ENGINE_UNAVAILABLE",
+      status.reason ?? `${status.label} is not available.`,
+      {
+        details: { engine },
+      },
+    );
   }
 }

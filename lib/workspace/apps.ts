@@ -37,7 +37,8 @@ export async function createApp(
 }
 
 function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  const code =
+    (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   return code === "23505";
 }
 
@@ -50,7 +51,11 @@ async function createAppOnce(
     const { revision } = await commitRevision(transaction, {
       appId: app.id,
       baseRevisionId: null,
-      changes: Object.entries(files).map(([path, content]) => ({ type: "write" as const, path, content })),
+      changes: Object.entries(files).map(([path, content]) => ({
+        type: "write" as const,
+        path,
+        content,
+      })),
       source: "template",
       message: "Created from the starter template",
     });
@@ -64,7 +69,10 @@ export async function getApp(db: Executor, { appId }: { appId: string }): Promis
   return app;
 }
 
-export async function renameApp(db: Executor, { appId, name }: { appId: string; name: string }): Promise<AppRow> {
+export async function renameApp(
+  db: Executor,
+  { appId, name }: { appId: string; name: string },
+): Promise<AppRow> {
   const app = await appQueries.updateApp(db, { id: appId, name });
   if (!app) throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: appId } });
   return app;
@@ -73,7 +81,8 @@ export async function renameApp(db: Executor, { appId, name }: { appId: string; 
 /** Deletes the app with its revisions, checkpoints and runs; shared blobs stay for other apps. */
 export async function deleteApp(db: Executor, { appId }: { appId: string }): Promise<void> {
   const deleted = await appQueries.deleteApp(db, { id: appId });
-  if (!deleted) throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: appId } });
+  if (!deleted)
+    throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: appId } });
 }
 
 export const listApps = appQueries.listApps;

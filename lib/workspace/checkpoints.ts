@@ -9,7 +9,13 @@ import { resolveRevision } from "./read-files";
 /** Marks a revision as a checkpoint (before/after a run, or by hand); the revision stays as it is. */
 export async function createCheckpoint(
   db: Executor,
-  input: { appId: string; revisionId?: string | null; kind: CheckpointKind; runId?: string | null; label?: string },
+  input: {
+    appId: string;
+    revisionId?: string | null;
+    kind: CheckpointKind;
+    runId?: string | null;
+    label?: string;
+  },
 ): Promise<CheckpointRow> {
   const revision = await resolveRevision(db, { appId: input.appId, revisionId: input.revisionId });
   return checkpointQueries.insertCheckpoint(db, {
@@ -21,7 +27,10 @@ export async function createCheckpoint(
   });
 }
 
-export async function listCheckpoints(db: Executor, { appId }: { appId: string }): Promise<CheckpointRow[]> {
+export async function listCheckpoints(
+  db: Executor,
+  { appId }: { appId: string },
+): Promise<CheckpointRow[]> {
   return checkpointQueries.listCheckpoints(db, { appId });
 }
 
@@ -32,7 +41,9 @@ export async function restoreCheckpoint(
 ): Promise<{ checkpoint: CheckpointRow; revision: RevisionRow }> {
   const checkpoint = await checkpointQueries.getCheckpoint(db, { appId, id: checkpointId });
   if (!checkpoint) {
-    throw new PatchworkError("NOT_FOUND", "Checkpoint not found.", { details: { checkpoint_id: checkpointId } });
+    throw new PatchworkError("NOT_FOUND", "Checkpoint not found.", {
+      details: { checkpoint_id: checkpointId },
+    });
   }
   const label = checkpoint.label ? `"${checkpoint.label}"` : checkpoint.kind.replace("_", "-");
   const revision = await restoreRevision(db, {

@@ -40,16 +40,24 @@ export async function commitRevision(
   const writes = prepareWrites(input.changes);
   // Blobs are content-addressed and idempotent, so storing them before the transaction is safe
   // (an aborted commit leaves only unreferenced bytes) and keeps the transaction short.
-  await insertBlobs(db, { blobs: [...new Map(writes.map((write) => [write.hash, write])).values()] });
+  await insertBlobs(db, {
+    blobs: [...new Map(writes.map((write) => [write.hash, write])).values()],
+  });
 
   return db.transaction(async (transaction) => {
     const app = await getAppForUpdate(transaction, { id: input.appId });
-    if (!app) throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
+    if (!app)
+      throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
     if (app.draftRevisionId !== input.baseRevisionId) {
       throw new PatchworkError(
         "REVISION_CONFLICT",
         "The draft changed since this edit started; reload the file and apply the edit again.",
-        { details: { base_revision_id: input.baseRevisionId, draft_revision_id: app.draftRevisionId } },
+        {
+          details: {
+            base_revision_id: input.baseRevisionId,
+            draft_revision_id: app.draftRevisionId,
+          },
+        },
       );
     }
     const base = input.baseRevisionId
@@ -88,7 +96,10 @@ export async function restoreRevision(
     const app = await getAppForUpdate(transaction, { id: input.appId });
     if (!app) throw new PatchworkError("NOT_FOUND", "App not found.");
     const target = await getRevision(transaction, { appId: input.appId, id: input.revisionId });
-    if (!target) throw new PatchworkError("NOT_FOUND", "Revision not found.", { details: { revision_id: input.revisionId } });
+    if (!target)
+      throw new PatchworkError("NOT_FOUND", "Revision not found.", {
+        details: { revision_id: input.revisionId },
+      });
     const revision = await insertRevision(transaction, {
       appId: input.appId,
       parentRevisionId: app.draftRevisionId,
@@ -104,12 +115,16 @@ export async function restoreRevision(
 }
 
 /** The app's current draft revision, or NOT_FOUND. */
-export async function getDraftRevision(db: Executor, { appId }: { appId: string }): Promise<RevisionRow> {
+export async function getDraftRevision(
+  db: Executor,
+  { appId }: { appId: string },
+): Promise<RevisionRow> {
   const app = await getAppById(db, { id: appId });
   if (!app) throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: appId } });
   if (!app.draftRevisionId) throw new PatchworkError("NOT_FOUND", "This app has no files yet.");
   const revision = await getRevision(db, { appId, id: app.draftRevisionId });
-  if (!revision) throw new Error(`Draft revision ${app.draftRevisionId} of app ${appId} is missing`);
+  if (!revision)
+    throw new Error(`Draft revision ${app.draftRevisionId} of app ${appId} is missing`);
   return revision;
 }
 
@@ -146,7 +161,9 @@ async function resolveChanges(
     if (!baseRoot) return undefined;
     const entry = await lookupPath(db, baseRoot, path);
     if (entry?.type === "directory") {
-      throw new PatchworkError("VALIDATION_FAILED", `${path} is a directory.`, { details: { path } });
+      throw new PatchworkError("VALIDATION_FAILED", `${path} is a directory.`, {
+        details: { path },
+      });
     }
     return entry ? { hash: entry.hash, size: entry.size } : undefined;
   };
@@ -165,9 +182,13 @@ async function resolveChanges(
       if (!entry) throw missingFile(from);
       if (from === to) continue;
       if (await current(to)) {
-        throw new PatchworkError("VALIDATION_FAILED", `Cannot rename onto ${to}: it already exists.`, {
-          details: { path: to },
-        });
+        throw new PatchworkError(
+          "VALIDATION_FAILED",
+          `Cannot rename onto ${to}: it already exists.`,
+          {
+            details: { path: to },
+          },
+        );
       }
       result.set(from, null);
       result.set(to, entry);
@@ -177,5 +198,7 @@ async function resolveChanges(
 }
 
 function missingFile(path: string): PatchworkError {
-  return new PatchworkError("NOT_FOUND", `${path} does not exist in this revision.`, { details: { path } });
+  return new PatchworkError("NOT_FOUND", `${path} does not exist in this revision.`, {
+    details: { path },
+  });
 }

@@ -33,19 +33,26 @@ export async function diffRevisions(
 ): Promise<RevisionDiff> {
   const to = await resolveRevision(db, { appId: input.appId, revisionId: input.revisionId });
   const fromId = input.againstRevisionId ?? to.parentRevisionId;
-  const from = fromId ? await resolveRevision(db, { appId: input.appId, revisionId: fromId }) : null;
+  const from = fromId
+    ? await resolveRevision(db, { appId: input.appId, revisionId: fromId })
+    : null;
   const before = from ? await loadManifest(db, from.rootTreeHash) : new Map();
-  const after = from?.rootTreeHash === to.rootTreeHash ? before : await loadManifest(db, to.rootTreeHash);
+  const after =
+    from?.rootTreeHash === to.rootTreeHash ? before : await loadManifest(db, to.rootTreeHash);
 
   const changed: { path: string; beforeHash?: string; afterHash?: string }[] = [];
   for (const [path, entry] of after) {
     const previous = before.get(path);
-    if (!previous || previous.hash !== entry.hash) changed.push({ path, beforeHash: previous?.hash, afterHash: entry.hash });
+    if (!previous || previous.hash !== entry.hash)
+      changed.push({ path, beforeHash: previous?.hash, afterHash: entry.hash });
   }
-  for (const [path, entry] of before) if (!after.has(path)) changed.push({ path, beforeHash: entry.hash });
+  for (const [path, entry] of before)
+    if (!after.has(path)) changed.push({ path, beforeHash: entry.hash });
   changed.sort((left, right) => left.path.localeCompare(right.path));
 
-  const hashes = changed.flatMap((change) => [change.beforeHash, change.afterHash].filter((hash): hash is string => !!hash));
+  const hashes = changed.flatMap((change) =>
+    [change.beforeHash, change.afterHash].filter((hash): hash is string => !!hash),
+  );
   const blobs = await loadBlobs(db, hashes);
   const files = changed.map((change) =>
     diffFile(
@@ -64,7 +71,11 @@ export async function diffRevisions(
 }
 
 /** Diffs one file's bytes; either side may be absent (added or deleted). */
-export function diffFile(path: string, before: Uint8Array | null, after: Uint8Array | null): FileDiff {
+export function diffFile(
+  path: string,
+  before: Uint8Array | null,
+  after: Uint8Array | null,
+): FileDiff {
   const status = before === null ? "added" : after === null ? "deleted" : "modified";
   const beforeText = before === null ? "" : decodeText(before);
   const afterText = after === null ? "" : decodeText(after);

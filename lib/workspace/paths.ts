@@ -3,6 +3,7 @@ import { PatchworkError } from "@/lib/errors";
 export const maxPathLength = 512;
 const maxSegmentLength = 255;
 // Control characters (NUL included) have no business in a file name and confuse tools downstream.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const forbiddenCharacters = /[\u0000-\u001f\u007f\\]/;
 
 /**
@@ -31,7 +32,8 @@ export function workspacePathProblem(raw: string): string | null {
   for (const segment of segments) {
     if (segment === "") return "empty path segments are not allowed";
     if (segment === "." || segment === "..") return "'.' and '..' segments are not allowed";
-    if (segment.length > maxSegmentLength) return `path segments are limited to ${maxSegmentLength} characters`;
+    if (segment.length > maxSegmentLength)
+      return `path segments are limited to ${maxSegmentLength} characters`;
     if (segment !== segment.trim()) return "segments cannot start or end with spaces";
   }
   return null;

@@ -11,7 +11,11 @@ export async function publishApp(
   { appId, revisionId }: { appId: string; revisionId?: string | null },
 ): Promise<AppRow> {
   const revision = await resolveRevision(db, { appId, revisionId });
-  const app = await updateApp(db, { id: appId, publishedRevisionId: revision.id, publishedAt: new Date() });
+  const app = await updateApp(db, {
+    id: appId,
+    publishedRevisionId: revision.id,
+    publishedAt: new Date(),
+  });
   if (!app) throw new PatchworkError("NOT_FOUND", "App not found.");
   return app;
 }
@@ -25,6 +29,7 @@ export async function unpublishApp(db: Executor, { appId }: { appId: string }): 
 /** The published app for a public slug, or NOT_FOUND when there is none (or it was unpublished). */
 export async function getPublishedApp(db: Executor, { slug }: { slug: string }) {
   const app = await getAppBySlug(db, { slug });
-  if (!app?.publishedRevisionId) throw new PatchworkError("NOT_FOUND", "Nothing is published here.");
+  if (!app?.publishedRevisionId)
+    throw new PatchworkError("NOT_FOUND", "Nothing is published here.");
   return app;
 }

@@ -29,7 +29,8 @@ export async function loadBlobs(db: Executor, hashes: string[]): Promise<Map<str
       result.set(hash, bytes);
     }
   }
-  for (const hash of hashes) if (!result.has(hash)) throw new Error(`Blob ${hash} is missing from the store`);
+  for (const hash of hashes)
+    if (!result.has(hash)) throw new Error(`Blob ${hash} is missing from the store`);
   return result;
 }
 
@@ -41,7 +42,9 @@ export async function resolveRevision(
   if (!revisionId) return getDraftRevision(db, { appId });
   const revision = await getRevision(db, { appId, id: revisionId });
   if (!revision) {
-    throw new PatchworkError("NOT_FOUND", "Revision not found.", { details: { revision_id: revisionId } });
+    throw new PatchworkError("NOT_FOUND", "Revision not found.", {
+      details: { revision_id: revisionId },
+    });
   }
   return revision;
 }
@@ -82,11 +85,21 @@ export async function readFile(
   const revision = await resolveRevision(db, input);
   const entry = await lookupPath(db, revision.rootTreeHash, path);
   if (!entry || entry.type !== "file") {
-    throw new PatchworkError("NOT_FOUND", `${path} does not exist in this revision.`, { details: { path } });
+    throw new PatchworkError("NOT_FOUND", `${path} does not exist in this revision.`, {
+      details: { path },
+    });
   }
   const bytes = (await loadBlobs(db, [entry.hash])).get(entry.hash)!;
   const content = decodeText(bytes);
-  return { path, revision_id: revision.id, hash: entry.hash, size: entry.size, binary: content === null, content, bytes };
+  return {
+    path,
+    revision_id: revision.id,
+    hash: entry.hash,
+    size: entry.size,
+    binary: content === null,
+    content,
+    bytes,
+  };
 }
 
 /** Every file of a revision with its bytes — what the preview bundler and engines read. */
@@ -96,7 +109,10 @@ export async function readAllFiles(
 ): Promise<{ revision: RevisionRow; manifest: Manifest; files: Map<string, Uint8Array> }> {
   const revision = await resolveRevision(db, input);
   const manifest = await loadManifest(db, revision.rootTreeHash);
-  const blobs = await loadBlobs(db, [...manifest.values()].map((entry) => entry.hash));
+  const blobs = await loadBlobs(
+    db,
+    [...manifest.values()].map((entry) => entry.hash),
+  );
   const files = new Map<string, Uint8Array>();
   for (const [path, entry] of manifest) files.set(path, blobs.get(entry.hash)!);
   return { revision, manifest, files };

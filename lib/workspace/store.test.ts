@@ -51,7 +51,11 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
     expect(app.slug).toMatch(/^my-shop-[0-9a-f]{6}$/);
     const listing = await listFiles(handle.db, { appId: app.id });
     expect(listing.revision_id).toBe(app.draftRevisionId);
-    expect(listing.files.map((file) => file.path)).toEqual(["index.html", "src/App.tsx", "src/main.tsx"]);
+    expect(listing.files.map((file) => file.path)).toEqual([
+      "index.html",
+      "src/App.tsx",
+      "src/main.tsx",
+    ]);
     const file = await readFile(handle.db, { appId: app.id, path: "src/App.tsx" });
     expect(file.content).toBe(files["src/App.tsx"]);
     expect(file.binary).toBe(false);
@@ -67,7 +71,10 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
       changes: [{ type: "write", path: "copy.txt", content: unique }],
       source: "manual",
     });
-    const rows = await handle.db.select().from(blob).where(eq(blob.hash, sha256Hex(unique)));
+    const rows = await handle.db
+      .select()
+      .from(blob)
+      .where(eq(blob.hash, sha256Hex(unique)));
     expect(rows).toHaveLength(1);
     expect(new TextDecoder().decode(rows[0].bytes)).toBe(unique);
     expect((await readFile(handle.db, { appId: first.id, path: "a.txt" })).content).toBe(unique);
@@ -89,14 +96,17 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
     });
     expect(created).toBe(true);
     expect(revision.parentRevisionId).toBe(first);
-    expect((await readFile(handle.db, { appId: app.id, revisionId: first, path: "src/App.tsx" })).content).toBe(
-      files["src/App.tsx"],
-    );
+    expect(
+      (await readFile(handle.db, { appId: app.id, revisionId: first, path: "src/App.tsx" }))
+        .content,
+    ).toBe(files["src/App.tsx"]);
     expect((await listFiles(handle.db, { appId: app.id })).files.map((file) => file.path)).toEqual([
       "src/App.tsx",
       "src/entry.tsx",
     ]);
-    expect((await listFiles(handle.db, { appId: app.id, revisionId: first })).files).toHaveLength(3);
+    expect((await listFiles(handle.db, { appId: app.id, revisionId: first })).files).toHaveLength(
+      3,
+    );
   });
 
   it("answers REVISION_CONFLICT for a stale base and stores nothing", async () => {
@@ -136,7 +146,8 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
     );
     expect(attempts.filter((attempt) => attempt.status === "fulfilled")).toHaveLength(1);
     for (const attempt of attempts) {
-      if (attempt.status === "rejected") expect((attempt.reason as PatchworkError).code).toBe("REVISION_CONFLICT");
+      if (attempt.status === "rejected")
+        expect((attempt.reason as PatchworkError).code).toBe("REVISION_CONFLICT");
     }
   });
 
@@ -154,38 +165,61 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
 
   it("restores a checkpoint as a new forward revision and keeps history", async () => {
     const app = await createApp(handle.db, { name: "restore", files });
-    const checkpoint = await createCheckpoint(handle.db, { appId: app.id, kind: "manual", label: "start" });
+    const checkpoint = await createCheckpoint(handle.db, {
+      appId: app.id,
+      kind: "manual",
+      label: "start",
+    });
     const edited = await commitRevision(handle.db, {
       appId: app.id,
       baseRevisionId: app.draftRevisionId,
       changes: [{ type: "write", path: "src/App.tsx", content: "edited\n" }],
       source: "manual",
     });
-    const { revision } = await restoreCheckpoint(handle.db, { appId: app.id, checkpointId: checkpoint.id });
+    const { revision } = await restoreCheckpoint(handle.db, {
+      appId: app.id,
+      checkpointId: checkpoint.id,
+    });
     expect(revision.source).toBe("restore");
     expect(revision.parentRevisionId).toBe(edited.revision.id);
     expect(revision.id).not.toBe(app.draftRevisionId);
-    expect((await readFile(handle.db, { appId: app.id, path: "src/App.tsx" })).content).toBe(files["src/App.tsx"]);
+    expect((await readFile(handle.db, { appId: app.id, path: "src/App.tsx" })).content).toBe(
+      files["src/App.tsx"],
+    );
     // The edited revision is still there and readable.
     expect(
-      (await readFile(handle.db, { appId: app.id, revisionId: edited.revision.id, path: "src/App.tsx" })).content,
+      (
+        await readFile(handle.db, {
+          appId: app.id,
+          revisionId: edited.revision.id,
+          path: "src/App.tsx",
+        })
+      ).content,
     ).toBe("edited\n");
-    expect((await listCheckpoints(handle.db, { appId: app.id })).map((item) => item.id)).toEqual([checkpoint.id]);
-    const again = await restoreRevision(handle.db, { appId: app.id, revisionId: edited.revision.id });
+    expect((await listCheckpoints(handle.db, { appId: app.id })).map((item) => item.id)).toEqual([
+      checkpoint.id,
+    ]);
+    const again = await restoreRevision(handle.db, {
+      appId: app.id,
+      revisionId: edited.revision.id,
+    });
     expect(again.rootTreeHash).toBe(edited.revision.rootTreeHash);
   });
 
   it("stores only the directories on a changed path", async () => {
     const many: Record<string, string> = {};
     for (let directory = 0; directory < 10; directory += 1) {
-      for (let file = 0; file < 10; file += 1) many[`src/d${directory}/f${file}.ts`] = `export const v = ${directory * 10 + file};\n`;
+      for (let file = 0; file < 10; file += 1)
+        many[`src/d${directory}/f${file}.ts`] = `export const v = ${directory * 10 + file};\n`;
     }
     const app = await createApp(handle.db, { name: "trees", files: many });
     const treesBefore = await handle.db.$count(tree);
     await commitRevision(handle.db, {
       appId: app.id,
       baseRevisionId: app.draftRevisionId,
-      changes: [{ type: "write", path: "src/d3/f3.ts", content: `export const v = "${Math.random()}";\n` }],
+      changes: [
+        { type: "write", path: "src/d3/f3.ts", content: `export const v = "${Math.random()}";\n` },
+      ],
       source: "manual",
     });
     // root, src and src/d3: three new trees, not eleven.
@@ -198,7 +232,11 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
       appId: app.id,
       baseRevisionId: app.draftRevisionId,
       changes: [
-        { type: "write", path: "src/App.tsx", content: "export default function App() {\n  return <h1>Bye</h1>;\n}\n" },
+        {
+          type: "write",
+          path: "src/App.tsx",
+          content: "export default function App() {\n  return <h1>Bye</h1>;\n}\n",
+        },
         { type: "write", path: "logo.png", content: new Uint8Array([137, 80, 78, 71, 0, 1, 2]) },
         { type: "delete", path: "index.html" },
       ],
@@ -252,14 +290,29 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
       content: `${index}`,
     }));
     await expectCode(
-      commitRevision(handle.db, { appId: app.id, baseRevisionId: app.draftRevisionId, changes: tooMany, source: "manual" }),
+      commitRevision(handle.db, {
+        appId: app.id,
+        baseRevisionId: app.draftRevisionId,
+        changes: tooMany,
+        source: "manual",
+      }),
       "PAYLOAD_TOO_LARGE",
     );
   });
 
   it("refuses paths that could leave the workspace", async () => {
     const app = await createApp(handle.db, { name: "paths", files });
-    for (const path of ["../etc/passwd", "/etc/passwd", "src/../../x", "a\\b", "a\u0000b", "C:/x", "", "a//b", "./"]) {
+    for (const path of [
+      "../etc/passwd",
+      "/etc/passwd",
+      "src/../../x",
+      "a\\b",
+      "a\u0000b",
+      "C:/x",
+      "",
+      "a//b",
+      "./",
+    ]) {
       await expectCode(
         commitRevision(handle.db, {
           appId: app.id,
@@ -275,10 +328,22 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
   it("refuses deleting a missing file and writing a file over a directory", async () => {
     const app = await createApp(handle.db, { name: "missing", files });
     const base = { appId: app.id, baseRevisionId: app.draftRevisionId, source: "manual" as const };
-    await expectCode(commitRevision(handle.db, { ...base, changes: [{ type: "delete", path: "nope.txt" }] }), "NOT_FOUND");
-    await expectCode(commitRevision(handle.db, { ...base, changes: [{ type: "write", path: "src", content: "x" }] }), "VALIDATION_FAILED");
     await expectCode(
-      commitRevision(handle.db, { ...base, changes: [{ type: "write", path: "index.html/inner", content: "x" }] }),
+      commitRevision(handle.db, { ...base, changes: [{ type: "delete", path: "nope.txt" }] }),
+      "NOT_FOUND",
+    );
+    await expectCode(
+      commitRevision(handle.db, {
+        ...base,
+        changes: [{ type: "write", path: "src", content: "x" }],
+      }),
+      "VALIDATION_FAILED",
+    );
+    await expectCode(
+      commitRevision(handle.db, {
+        ...base,
+        changes: [{ type: "write", path: "index.html/inner", content: "x" }],
+      }),
       "VALIDATION_FAILED",
     );
   });

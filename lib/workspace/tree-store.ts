@@ -159,7 +159,13 @@ async function rewriteDirectory(
     if (existing?.type === "file") {
       throw pathConflict(`${prefix}${name}`, "is a file, so it cannot contain other files");
     }
-    const rewritten = await rewriteDirectory(db, existing?.hash ?? null, subChanges, `${prefix}${name}/`, newTrees);
+    const rewritten = await rewriteDirectory(
+      db,
+      existing?.hash ?? null,
+      subChanges,
+      `${prefix}${name}/`,
+      newTrees,
+    );
     if (rewritten) entries[name] = { type: "directory", ...rewritten };
     else delete entries[name];
   }
@@ -186,5 +192,7 @@ async function rewriteDirectory(
 }
 
 function pathConflict(path: string, reason: string): PatchworkError {
-  return new PatchworkError("VALIDATION_FAILED", `${path} ${reason}.`, { details: { path, reason } });
+  return new PatchworkError("VALIDATION_FAILED", `${path} ${reason}.`, {
+    details: { path, reason },
+  });
 }

@@ -50,7 +50,9 @@ describe("with PATCHWORK_AUTH_TOKEN set", () => {
       expect(response.status).toBe(401);
       expect(response.body.error.code).toBe("UNAUTHORIZED");
     }
-    const wrongBearer = await api(server, "/api/apps", { headers: { authorization: "Bearer not-the-token-at-all" } });
+    const wrongBearer = await api(server, "/api/apps", {
+      headers: { authorization: "Bearer not-the-token-at-all" },
+    });
     expect(wrongBearer.status).toBe(401);
   });
 
@@ -63,16 +65,26 @@ describe("with PATCHWORK_AUTH_TOKEN set", () => {
   });
 
   it("accepts the token as a bearer header", async () => {
-    const response = await api(server, "/api/apps", { headers: { authorization: `Bearer ${token}` } });
+    const response = await api(server, "/api/apps", {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.status).toBe(200);
   });
 
   it("exchanges the token for an httpOnly SameSite session cookie", async () => {
-    const wrong = await api(server, "/api/auth/signin", { method: "POST", body: { token: "nope" }, headers: { origin: server.url } });
+    const wrong = await api(server, "/api/auth/signin", {
+      method: "POST",
+      body: { token: "nope" },
+      headers: { origin: server.url },
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("set-cookie")).toBeNull();
 
-    const signIn = await api(server, "/api/auth/signin", { method: "POST", body: { token }, headers: { origin: server.url } });
+    const signIn = await api(server, "/api/auth/signin", {
+      method: "POST",
+      body: { token },
+      headers: { origin: server.url },
+    });
     expect(signIn.status).toBe(200);
     const cookie = signIn.headers.get("set-cookie") ?? "";
     expect(cookie).toMatch(/^patchwork_session=[^;]+;/);
@@ -81,12 +93,18 @@ describe("with PATCHWORK_AUTH_TOKEN set", () => {
     const session = cookie.split(";")[0];
     const withCookie = await api(server, "/api/apps", { headers: { cookie: session } });
     expect(withCookie.status).toBe(200);
-    const forged = await api(server, "/api/apps", { headers: { cookie: `${session.slice(0, -2)}xx` } });
+    const forged = await api(server, "/api/apps", {
+      headers: { cookie: `${session.slice(0, -2)}xx` },
+    });
     expect(forged.status).toBe(401);
   });
 
   it("still refuses foreign origins even with a valid session", async () => {
-    const signIn = await api(server, "/api/auth/signin", { method: "POST", body: { token }, headers: { origin: server.url } });
+    const signIn = await api(server, "/api/auth/signin", {
+      method: "POST",
+      body: { token },
+      headers: { origin: server.url },
+    });
     const session = (signIn.headers.get("set-cookie") ?? "").split(";")[0];
     const response = await fetch(`${server.url}/api/apps`, {
       method: "POST",

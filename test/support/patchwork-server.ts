@@ -37,22 +37,43 @@ export function temporaryDataDir(label: string): string {
  * Starts the production build (`next start`) on 127.0.0.1 with the given environment and waits
  * for /api/health. Needs `npm run build` first; `npm test` does that.
  */
-export async function startPatchworkServer(options: { env?: Record<string, string | undefined>; port?: number } = {}): Promise<PatchworkServer> {
+export async function startPatchworkServer(
+  options: { env?: Record<string, string | undefined>; port?: number } = {},
+): Promise<PatchworkServer> {
   const distDir = process.env.PATCHWORK_DIST_DIR || ".next";
   if (!fs.existsSync(path.join(root, distDir, "BUILD_ID"))) {
-    throw new Error("No production build found: run `npm run build` before the integration tests (npm test does).");
+    throw new Error(
+      "No production build found: run `npm run build` before the integration tests (npm test does).",
+    );
   }
   const port = options.port ?? (await freePort());
   const env = {} as NodeJS.ProcessEnv;
-  for (const [key, value] of Object.entries({ ...process.env, NODE_ENV: "production", PATCHWORK_DISABLE_OLLAMA_DETECTION: "1", ...options.env })) {
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    NODE_ENV: "production",
+    PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
+    ...options.env,
+  })) {
     if (value !== undefined) env[key] = value;
   }
-  if (!env.DATABASE_URL && !env.PATCHWORK_DATA_DIR) env.PATCHWORK_DATA_DIR = temporaryDataDir("server");
-  const child = spawn(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "start", "--hostname", "127.0.0.1", "--port", String(port)], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  if (!env.DATABASE_URL && !env.PATCHWORK_DATA_DIR)
+    env.PATCHWORK_DATA_DIR = temporaryDataDir("server");
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, "node_modules/next/dist/bin/next"),
+      "start",
+      "--hostname",
+      "127.0.0.1",
+      "--port",
+      String(port),
+    ],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   child.stdout?.on("data", (chunk) => {
     output += chunk;
@@ -64,7 +85,8 @@ export async function startPatchworkServer(options: { env?: Record<string, strin
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`Patchwork server exited early (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null)
+      throw new Error(`Patchwork server exited early (${child.exitCode}):\n${output}`);
     try {
       const response = await fetch(`${url}/api/health`);
       if (response.ok) break;
@@ -107,7 +129,12 @@ export async function api(
       ...(init.body === undefined ? {} : { "content-type": "application/json" }),
       ...init.headers,
     },
-    body: init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body),
+    body:
+      init.body === undefined
+        ? undefined
+        : typeof init.body === "string"
+          ? init.body
+          : JSON.stringify(init.body),
   });
   const text = await response.text();
   let body: unknown = text;

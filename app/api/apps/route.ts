@@ -14,6 +14,9 @@ export const GET = route(async () => {
 
 export const POST = route(async (request) => {
   const body = await parseJsonBody(request, createAppBodySchema);
-  const app = await createApp(await getDatabase(), { name: body.name, files: starterTemplateFiles });
+  const app = await createApp(await getDatabase(), {
+    name: body.name,
+    files: starterTemplateFiles,
+  });
   return Response.json({ app: serializeApp(app) }, { status: 201 });
 });

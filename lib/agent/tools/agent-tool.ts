@@ -29,7 +29,13 @@ export interface ToolContext {
 
 export type ToolOutcome =
   | { ok: true; summary: string; output: unknown; details?: Record<string, unknown> }
-  | { ok: false; code: string; message: string; output: unknown; details?: Record<string, unknown> };
+  | {
+      ok: false;
+      code: string;
+      message: string;
+      output: unknown;
+      details?: Record<string, unknown>;
+    };
 
 /** A tool of the native agent: its schema validates input before `execute` ever runs. */
 export interface AgentTool<Schema extends z.ZodType = z.ZodType> {

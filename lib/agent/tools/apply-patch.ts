@@ -14,12 +14,17 @@ export const applyPatchTool = defineTool({
     "On failure you get the reason per hunk and refresh_windows with the current lines: patch again against those.",
   ].join(" "),
   inputSchema: z.object({
-    patch: z.string({ error: "patch is required" }).min(1, "patch is required").max(512 * 1024, "patches are limited to 512 KiB"),
+    patch: z
+      .string({ error: "patch is required" })
+      .min(1, "patch is required")
+      .max(512 * 1024, "patches are limited to 512 KiB"),
   }),
   title: (input) => {
     const paths = patchedPaths(input.patch);
     if (paths.length === 0) return "Apply patch";
-    return paths.length === 1 ? `Edit ${paths[0]}` : `Edit ${paths[0]} and ${paths.length - 1} more`;
+    return paths.length === 1
+      ? `Edit ${paths[0]}`
+      : `Edit ${paths[0]} and ${paths.length - 1} more`;
   },
   async execute(input, context) {
     const result = await applyPatchToOverlay(context.overlay, input.patch);
@@ -53,7 +58,10 @@ export const applyPatchTool = defineTool({
  * Runs the pure engine over the overlay. The engine reads synchronously, so the files the patch
  * names are loaded first; if it asked for one we had not loaded, load it and run again.
  */
-export async function applyPatchToOverlay(overlay: WorkspaceOverlay, patch: string): Promise<PatchResult> {
+export async function applyPatchToOverlay(
+  overlay: WorkspaceOverlay,
+  patch: string,
+): Promise<PatchResult> {
   await overlay.preload(patchedPaths(patch).filter((path) => overlay.has(path)));
   for (let attempt = 0; attempt < 3; attempt += 1) {
     const missing = new Set<string>();
@@ -92,8 +100,13 @@ export async function applyPatchToOverlay(overlay: WorkspaceOverlay, patch: stri
   return applyPatch({ files: new Map(), patch });
 }
 
-function patchFailure(result: Extract<PatchResult, { ok: false }>, context: ToolContext): ToolOutcome {
-  const paths = [...new Set(result.failures.map((failure) => failure.path).filter(Boolean))] as string[];
+function patchFailure(
+  result: Extract<PatchResult, { ok: false }>,
+  context: ToolContext,
+): ToolOutcome {
+  const paths = [
+    ...new Set(result.failures.map((failure) => failure.path).filter(Boolean)),
+  ] as string[];
   let highestCount = 0;
   const refresh: string[] = [];
   for (const path of paths) {
@@ -108,7 +121,9 @@ function patchFailure(result: Extract<PatchResult, { ok: false }>, context: Tool
   const advice =
     refresh.length > 0
       ? `Patches to ${refresh.join(", ")} failed ${highestCount} times. Re-read ${refresh.length === 1 ? "it" : "them"} with read_file_range before patching again${
-          context.legacyWriteFileEnabled ? "" : "; if patching still fails, write_file is now available for that file only"
+          context.legacyWriteFileEnabled
+            ? ""
+            : "; if patching still fails, write_file is now available for that file only"
         }.`
       : "Re-read the refresh windows below and send a corrected patch.";
   return {
@@ -141,7 +156,8 @@ export function patchedPaths(patch: string): string[] {
     const unified = line.match(/^(?:\+\+\+|---) (?:[ab]\/)?(.+?)(?:\t.*)?\s*$/);
     const gitHeader = line.match(/^diff --git a\/(.+?) b\/(.+?)\s*$/);
     const candidate = beginPatch?.[1] ?? moveTo?.[1] ?? unified?.[1];
-    if (candidate && candidate !== "/dev/null" && !candidate.startsWith("dev/null")) paths.add(candidate);
+    if (candidate && candidate !== "/dev/null" && !candidate.startsWith("dev/null"))
+      paths.add(candidate);
     if (gitHeader) {
       paths.add(gitHeader[1]);
       paths.add(gitHeader[2]);

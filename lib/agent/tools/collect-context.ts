@@ -13,7 +13,8 @@ export const collectContextTool = defineTool({
     query: z.string({ error: "query is required" }).trim().min(1, "query is required").max(200),
     paths: z.array(workspacePathSchema).max(50).optional(),
   }),
-  title: (input) => `Search “${input.query.length > 40 ? `${input.query.slice(0, 39)}…` : input.query}”`,
+  title: (input) =>
+    `Search “${input.query.length > 40 ? `${input.query.slice(0, 39)}…` : input.query}”`,
   async execute(input, { overlay }) {
     const candidates = input.paths ?? overlay.paths();
     await overlay.preload(candidates);
@@ -33,7 +34,9 @@ export const collectContextTool = defineTool({
         const to = Math.min(lines.length, index + windowLines + 1);
         const window = lines
           .slice(from, to)
-          .map((line, offset) => `${from + offset + 1}${from + offset === index ? ">" : "|"} ${line}`)
+          .map(
+            (line, offset) => `${from + offset + 1}${from + offset === index ? ">" : "|"} ${line}`,
+          )
           .join("\n");
         matches.push({ path, line: index + 1, window });
       }
@@ -42,7 +45,12 @@ export const collectContextTool = defineTool({
       ok: true,
       summary: `${total} match${total === 1 ? "" : "es"}`,
       details: { match_count: total },
-      output: { query: input.query, matches, total_matches: total, ...(total > matches.length ? { truncated: true } : {}) },
+      output: {
+        query: input.query,
+        matches,
+        total_matches: total,
+        ...(total > matches.length ? { truncated: true } : {}),
+      },
     };
   },
 });

@@ -6,7 +6,13 @@ import { runVerificationTool } from "./run-verification";
 import { workspaceIndexTool } from "./workspace-index";
 import { writeFileTool } from "./write-file";
 
-export type { AgentTool, ToolContext, ToolOutcome, VerificationDiagnostic, VerificationResult } from "./agent-tool";
+export type {
+  AgentTool,
+  ToolContext,
+  ToolOutcome,
+  VerificationDiagnostic,
+  VerificationResult,
+} from "./agent-tool";
 export { validateToolInput, unparsedArgumentsKey } from "./tool-input";
 
 /** The tools of PRODUCT.md §4, by the names the model sees. */

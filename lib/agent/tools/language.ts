@@ -27,7 +27,11 @@ const outlinePatterns = [
 ];
 
 /** Top-level declarations with their line numbers: enough for a model to aim a read. */
-export function outlineOf(path: string, text: string, limit = 30): { name: string; line: number }[] {
+export function outlineOf(
+  path: string,
+  text: string,
+  limit = 30,
+): { name: string; line: number }[] {
   if (!/\.(m|c)?(t|j)sx?$/.test(path)) return [];
   const outline: { name: string; line: number }[] = [];
   const lines = text.split("\n");

@@ -36,11 +36,21 @@ export const readFileRangeTool = defineTool({
       : `Read ${input.path}`,
   async execute(input, { overlay }) {
     if (!overlay.has(input.path)) {
-      const near = overlay.paths().filter((path) => path.endsWith(input.path.split("/").pop() ?? "")).slice(0, 5);
-      return failure("FILE_NOT_FOUND", `${input.path} does not exist.${near.length ? ` Did you mean: ${near.join(", ")}?` : ""}`);
+      const near = overlay
+        .paths()
+        .filter((path) => path.endsWith(input.path.split("/").pop() ?? ""))
+        .slice(0, 5);
+      return failure(
+        "FILE_NOT_FOUND",
+        `${input.path} does not exist.${near.length ? ` Did you mean: ${near.join(", ")}?` : ""}`,
+      );
     }
     const text = await overlay.readText(input.path);
-    if (text === undefined) return failure("FILE_IS_BINARY", `${input.path} is a binary file and cannot be read as text.`);
+    if (text === undefined)
+      return failure(
+        "FILE_IS_BINARY",
+        `${input.path} is a binary file and cannot be read as text.`,
+      );
     const lines = text.split("\n");
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
     const totalLines = text === "" ? 0 : lines.length;

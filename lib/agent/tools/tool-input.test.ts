@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { lineNumberSchema, normalizeToolInput, unparsedArgumentsKey, validateToolInput } from "./tool-input";
+import {
+  lineNumberSchema,
+  normalizeToolInput,
+  unparsedArgumentsKey,
+  validateToolInput,
+} from "./tool-input";
 
-const readSchema = z.object({ path: z.string().min(1), start_line: lineNumberSchema.optional() }).strict();
+const readSchema = z
+  .object({ path: z.string().min(1), start_line: lineNumberSchema.optional() })
+  .strict();
 
 describe("normalizeToolInput", () => {
   it.each([

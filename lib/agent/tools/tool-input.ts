@@ -5,7 +5,9 @@ export interface ToolInputField {
   message: string;
 }
 
-export type ToolInputResult<Value> = { ok: true; value: Value } | { ok: false; fields: ToolInputField[]; message: string };
+export type ToolInputResult<Value> =
+  | { ok: true; value: Value }
+  | { ok: false; fields: ToolInputField[]; message: string };
 
 /** Where models put arguments besides the top level: we unwrap these before validating. */
 const wrapperKeys = ["input", "args", "arguments", "parameters", "params", "payload"];
@@ -61,12 +63,16 @@ export function normalizeToolInput(raw: unknown): unknown {
 }
 
 /** Normalises then validates; failures list each bad field so the model can correct itself. */
-export function validateToolInput<Schema extends z.ZodType>(schema: Schema, raw: unknown): ToolInputResult<z.infer<Schema>> {
+export function validateToolInput<Schema extends z.ZodType>(
+  schema: Schema,
+  raw: unknown,
+): ToolInputResult<z.infer<Schema>> {
   if (isPlainObject(raw) && typeof raw[unparsedArgumentsKey] === "string") {
     return {
       ok: false,
       fields: [{ field: "(arguments)", message: "the arguments were not valid JSON" }],
-      message: "The tool arguments were not valid JSON. Send a JSON object with the documented fields.",
+      message:
+        "The tool arguments were not valid JSON. Send a JSON object with the documented fields.",
     };
   }
   const normalized = normalizeToolInput(raw);
@@ -85,7 +91,8 @@ export function validateToolInput<Schema extends z.ZodType>(schema: Schema, raw:
 
 function tryParseJson(text: string): unknown {
   const trimmed = text.trim();
-  if (!trimmed.startsWith("{") && !trimmed.startsWith("[") && !trimmed.startsWith('"')) return undefined;
+  if (!trimmed.startsWith("{") && !trimmed.startsWith("[") && !trimmed.startsWith('"'))
+    return undefined;
   try {
     return JSON.parse(trimmed);
   } catch {
@@ -98,4 +105,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Line numbers as models send them: numbers or numeric strings, 1-based. */
-export const lineNumberSchema = z.coerce.number().int("must be a whole number").min(1, "lines start at 1");
+export const lineNumberSchema = z.coerce
+  .number()
+  .int("must be a whole number")
+  .min(1, "lines start at 1");

@@ -34,7 +34,7 @@ export function globToRegExp(glob: string): RegExp {
 export const workspaceIndexTool = defineTool({
   name: "workspace_index",
   description:
-    "List the workspace's files (path, size, hash, language) with an outline of top-level symbols and their lines. Optional glob, e.g. \"src/**/*.tsx\".",
+    'List the workspace\'s files (path, size, hash, language) with an outline of top-level symbols and their lines. Optional glob, e.g. "src/**/*.tsx".',
   inputSchema: z.object({ glob: z.string().max(200).optional() }),
   title: (input) => (input.glob ? `Index ${input.glob}` : "Index workspace"),
   async execute(input, { overlay }) {
@@ -49,14 +49,20 @@ export const workspaceIndexTool = defineTool({
         size: overlay.sizeOf(path) ?? 0,
         hash: text === undefined ? null : hashText(text),
         language: text === undefined ? "binary" : languageOf(path),
-        ...(text === undefined ? {} : { lines: text.split("\n").length, outline: outlineOf(path, text) }),
+        ...(text === undefined
+          ? {}
+          : { lines: text.split("\n").length, outline: outlineOf(path, text) }),
       };
     });
     return {
       ok: true,
       summary: `${paths.length} file${paths.length === 1 ? "" : "s"}`,
       details: { file_count: paths.length },
-      output: { files, total_files: paths.length, ...(paths.length > listed.length ? { truncated: true } : {}) },
+      output: {
+        files,
+        total_files: paths.length,
+        ...(paths.length > listed.length ? { truncated: true } : {}),
+      },
     };
   },
 });

@@ -16,7 +16,9 @@ export const GET = route<Params>(async (_request, { params }) => {
 export const PATCH = route<Params>(async (request, { params }) => {
   const { appId } = parseWith(appParamsSchema, params, "path");
   const body = await parseJsonBody(request, updateAppBodySchema);
-  return Response.json({ app: serializeApp(await renameApp(await getDatabase(), { appId, name: body.name })) });
+  return Response.json({
+    app: serializeApp(await renameApp(await getDatabase(), { appId, name: body.name })),
+  });
 });
 
 export const DELETE = route<Params>(async (_request, { params }) => {

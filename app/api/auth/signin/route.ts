@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { parseJsonBody, route } from "@/lib/api/handler";
-import { createSessionValue, safeEqual, sessionCookieName, sessionMaxAgeSeconds } from "@/lib/access/session";
+import {
+  createSessionValue,
+  safeEqual,
+  sessionCookieName,
+  sessionMaxAgeSeconds,
+} from "@/lib/access/session";
 import { PatchworkError } from "@/lib/errors";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +20,9 @@ export const POST = route(async (request) => {
   if (!safeEqual(body.token, authToken)) {
     throw new PatchworkError("UNAUTHORIZED", "That token is not right.");
   }
-  const secure = new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
+  const secure =
+    new URL(request.url).protocol === "https:" ||
+    request.headers.get("x-forwarded-proto") === "https";
   const cookie = [
     `${sessionCookieName}=${createSessionValue(authToken)}`,
     "Path=/",

@@ -6,6 +6,10 @@ export const dynamic = "force-dynamic";
 export const POST = route(async () =>
   Response.json(
     { ok: true },
-    { headers: { "set-cookie": `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0` } },
+    {
+      headers: {
+        "set-cookie": `${sessionCookieName}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`,
+      },
+    },
   ),
 );

@@ -10,7 +10,10 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ appId: string }>(async (request, { params }) => {
   const { appId } = parseWith(appParamsSchema, params, "path");
   const query = parseSearchParams(request, revisionQuerySchema);
-  const { revisionId, build } = await buildRevisionPreview(await getDatabase(), { appId, revisionId: query.revision });
+  const { revisionId, build } = await buildRevisionPreview(await getDatabase(), {
+    appId,
+    revisionId: query.revision,
+  });
   return Response.json({
     revision_id: revisionId,
     ok: build.ok,

@@ -12,5 +12,8 @@ export const GET = route<{ appId: string }>(async (_request, { params }) => {
   const db = await getDatabase();
   const app = await getApp(db, { appId });
   const revisions = await listRevisions(db, { appId });
-  return Response.json({ draft_revision_id: app.draftRevisionId, revisions: revisions.map(serializeRevision) });
+  return Response.json({
+    draft_revision_id: app.draftRevisionId,
+    revisions: revisions.map(serializeRevision),
+  });
 });

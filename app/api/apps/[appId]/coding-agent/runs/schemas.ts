@@ -4,9 +4,17 @@ import { engineNames } from "@/lib/engines/engine-names";
 
 export const createRunBodySchema = z
   .object({
-    input: z.string().trim().min(1, "input cannot be empty").max(20_000, "input is limited to 20,000 characters"),
+    input: z
+      .string()
+      .trim()
+      .min(1, "input cannot be empty")
+      .max(20_000, "input is limited to 20,000 characters"),
     messages: z
-      .array(z.object({ role: z.enum(["user", "assistant"]), content: z.string().max(100_000) }).strict())
+      .array(
+        z
+          .object({ role: z.enum(["user", "assistant"]), content: z.string().max(100_000) })
+          .strict(),
+      )
       .max(200)
       .optional(),
     model_id: z.string().trim().min(1).max(200).nullable().optional(),
@@ -18,5 +26,11 @@ export const runParamsSchema = z.object({ appId: uuidSchema, runId: uuidSchema }
 
 export const streamQuerySchema = z.object({ after: z.coerce.number().int().min(0).optional() });
 
-export const approvalParamsSchema = z.object({ appId: uuidSchema, runId: uuidSchema, approvalId: z.string().min(1).max(200) });
-export const approvalBodySchema = z.object({ decision: z.enum(["accept", "accept_for_session", "decline"]) }).strict();
+export const approvalParamsSchema = z.object({
+  appId: uuidSchema,
+  runId: uuidSchema,
+  approvalId: z.string().min(1).max(200),
+});
+export const approvalBodySchema = z
+  .object({ decision: z.enum(["accept", "accept_for_session", "decline"]) })
+  .strict();

@@ -32,7 +32,10 @@ export const PUT = route<Params>(async (request, { params }) => {
     source: "manual",
     message: body.message ?? `Edited ${path}`,
   });
-  return Response.json({ revision: serializeRevision(revision), created }, { status: created ? 201 : 200 });
+  return Response.json(
+    { revision: serializeRevision(revision), created },
+    { status: created ? 201 : 200 },
+  );
 });
 
 export const DELETE = route<Params>(async (request, { params }) => {

@@ -8,5 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = route<{ appId: string; runId: string }>(async (_request, { params }) => {
   const { appId, runId } = parseWith(runParamsSchema, params, "path");
-  return Response.json({ run: serializeRun(await getRun(await getDatabaseHandle(), { appId, runId })) });
+  return Response.json({
+    run: serializeRun(await getRun(await getDatabaseHandle(), { appId, runId })),
+  });
 });

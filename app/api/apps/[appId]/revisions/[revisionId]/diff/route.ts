@@ -9,6 +9,10 @@ export const GET = route<{ appId: string; revisionId: string }>(async (request, 
   const { appId, revisionId } = parseWith(revisionParamsSchema, params, "path");
   const query = parseSearchParams(request, diffQuerySchema);
   return Response.json(
-    await diffRevisions(await getDatabase(), { appId, revisionId, againstRevisionId: query.against }),
+    await diffRevisions(await getDatabase(), {
+      appId,
+      revisionId,
+      againstRevisionId: query.against,
+    }),
   );
 });

@@ -8,7 +8,10 @@ export const dynamic = "force-dynamic";
 
 export const POST = route<{ appId: string; checkpointId: string }>(async (_request, { params }) => {
   const { appId, checkpointId } = parseWith(checkpointParamsSchema, params, "path");
-  const { checkpoint, revision } = await restoreCheckpoint(await getDatabase(), { appId, checkpointId });
+  const { checkpoint, revision } = await restoreCheckpoint(await getDatabase(), {
+    appId,
+    checkpointId,
+  });
   return Response.json(
     { checkpoint: serializeCheckpoint(checkpoint), revision: serializeRevision(revision) },
     { status: 201 },

@@ -11,5 +11,8 @@ export const POST = route<{ appId: string; runId: string }>(async (_request, { p
   const { appId, runId } = parseWith(runParamsSchema, params, "path");
   const run = await cancelRun(await getDatabaseHandle(), { appId, runId });
   const active = run.status === "queued" || run.status === "running";
-  return Response.json({ run: serializeRun(run), cancel_requested: active }, { status: active ? 202 : 200 });
+  return Response.json(
+    { run: serializeRun(run), cancel_requested: active },
+    { status: active ? 202 : 200 },
+  );
 });

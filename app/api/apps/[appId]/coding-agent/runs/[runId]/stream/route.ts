@@ -10,7 +10,13 @@ export const GET = route<{ appId: string; runId: string }>(async (request, { par
   const { appId, runId } = parseWith(runParamsSchema, params, "path");
   const query = parseSearchParams(request, streamQuerySchema);
   const lastEventId = Number.parseInt(request.headers.get("last-event-id") ?? "", 10);
-  const afterSeq = Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : (query.after ?? 0);
-  const stream = await openRunEventStream(await getDatabaseHandle(), { appId, runId, afterSeq, signal: request.signal });
+  const afterSeq =
+    Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : (query.after ?? 0);
+  const stream = await openRunEventStream(await getDatabaseHandle(), {
+    appId,
+    runId,
+    afterSeq,
+    signal: request.signal,
+  });
   return new Response(stream, { headers: sseHeaders });
 });
