@@ -72,6 +72,7 @@ export function CodePane({
   const saveFile = useSaveFile(appId);
   const [savedAt, setSavedAt] = useState<{ created: boolean } | null>(null);
   const [reloading, setReloading] = useState(false);
+  const [reloadError, setReloadError] = useState<string | null>(null);
   const [copied, setCopied] = useState(false);
   const saving = useRef(false);
   const conflict = isApiError(saveFile.error, "REVISION_CONFLICT");
@@ -126,6 +127,7 @@ export function CodePane({
   const reloadFile = async () => {
     if (!path) return;
     setReloading(true);
+    setReloadError(null);
     try {
       const app = await queryClient.fetchQuery({ ...appQuery(appId), staleTime: 0 });
       if (!app.draft_revision_id) return;
@@ -139,7 +141,7 @@ export function CodePane({
         value: latest.content ?? "",
       });
     } catch (error) {
-      console.error("[patchwork] reloading the file failed", error);
+      setReloadError(`Couldn’t reload ${path}: ${errorMessage(error)}`);
     } finally {
       setReloading(false);
     }
@@ -251,6 +253,7 @@ export function CodePane({
               The draft now has a newer version of {path}. Reload it to continue from the latest
               version; your unsaved edits will be replaced.
             </p>
+            {reloadError ? <p className="mt-1 font-medium text-rose-700">{reloadError}</p> : null}
             <div className="mt-2.5 flex flex-wrap gap-2">
               <Button
                 size="sm"
