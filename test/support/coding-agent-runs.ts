@@ -10,7 +10,10 @@ export interface RunTarget {
 
 export function runTargets(): RunTarget[] {
   const url = process.env.TEST_DATABASE_URL;
-  return [{ name: "pglite", env: {} }, ...(url ? [{ name: "postgres" as const, env: { DATABASE_URL: url } }] : [])];
+  return [
+    { name: "pglite", env: {} },
+    ...(url ? [{ name: "postgres" as const, env: { DATABASE_URL: url } }] : []),
+  ];
 }
 
 type Server = { url: string };
@@ -66,32 +69,48 @@ export async function getRun(server: Server, appId: string, runId: string): Prom
   return response.body.run;
 }
 
-export async function cancelRun(server: Server, appId: string, runId: string): Promise<{ status: number; body: any }> {
+/** POSTs a cancel; the caller asserts the answer (202 while active, 200 after the end, 404). */
+export function cancelRun(server: Server, appId: string, runId: string) {
   return api(server, `${runPath(appId, runId)}/cancel`, { method: "POST" });
 }
 
 /** Polls until the run leaves queued/running; fails after `timeoutMs`. */
-export async function waitForRunEnd(server: Server, appId: string, runId: string, timeoutMs = 30_000): Promise<RunJson> {
+export async function waitForRunEnd(
+  server: Server,
+  appId: string,
+  runId: string,
+  timeoutMs = 30_000,
+): Promise<RunJson> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const run = await getRun(server, appId, runId);
     if (run.status !== "queued" && run.status !== "running") return run;
-    if (Date.now() > deadline) throw new Error(`Run ${runId} was still ${run.status} after ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`Run ${runId} was still ${run.status} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 /** The PRODUCT §2 error envelope, exactly: no other keys at either level. */
-export function expectErrorEnvelope(response: { status: number; body: unknown }, status: number, code: string): void {
+export function expectErrorEnvelope(
+  response: { status: number; body: unknown },
+  status: number,
+  code: string,
+): void {
   expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body).toEqual({ error: expect.objectContaining({ code, message: expect.stringMatching(/\S/) }) });
+  expect(response.body).toEqual({
+    error: expect.objectContaining({ code, message: expect.stringMatching(/\S/) }),
+  });
   const { error } = response.body as { error: Record<string, unknown> };
   const allowedKeys = ["code", "message", "details"];
   expect(Object.keys(error).filter((key) => !allowedKeys.includes(key))).toEqual([]);
 }
 
 /** Asserts seq is exactly 1..n in order and every frame names this run. */
-export function expectGaplessRun(events: RunEventData[], run: { id: string; app_id: string }): void {
+export function expectGaplessRun(
+  events: RunEventData[],
+  run: { id: string; app_id: string },
+): void {
   expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
   for (const event of events) {
     expect(event).toMatchObject({ run_id: run.id, app_id: run.app_id });
@@ -119,7 +138,15 @@ export async function readDraftFile(server: Server, appId: string, path: string)
 export async function listRevisions(
   server: Server,
   appId: string,
-): Promise<{ draft_revision_id: string; revisions: { id: string; source: string; run_id: string | null; parent_revision_id: string | null }[] }> {
+): Promise<{
+  draft_revision_id: string;
+  revisions: {
+    id: string;
+    source: string;
+    run_id: string | null;
+    parent_revision_id: string | null;
+  }[];
+}> {
   const response = await api(server, `/api/apps/${appId}/revisions`);
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body;

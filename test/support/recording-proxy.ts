@@ -56,7 +56,9 @@ export async function startRecordingProxy({ target }: { target: string }): Promi
           exchange.status = answer.statusCode ?? 0;
           outgoing.writeHead(exchange.status, answer.headers);
           outgoing.flushHeaders();
-          const isEventStream = (answer.headers["content-type"] ?? "").startsWith("text/event-stream");
+          const isEventStream = (answer.headers["content-type"] ?? "").startsWith(
+            "text/event-stream",
+          );
           let receivedAt = 0;
           const parser = createParser({
             onEvent: (message) => exchange.events.push({ receivedAt, data: message.data }),

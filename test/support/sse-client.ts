@@ -42,7 +42,10 @@ export interface OpenSseOptions {
  * Opens an SSE stream with `fetch` and parses it with eventsource-parser. Answers other than a
  * 200 event stream throw, with the body, so a test sees why.
  */
-export async function openSse<Data = RunEventData>(url: string, options: OpenSseOptions = {}): Promise<SseConnection<Data>> {
+export async function openSse<Data = RunEventData>(
+  url: string,
+  options: OpenSseOptions = {},
+): Promise<SseConnection<Data>> {
   const controller = new AbortController();
   const onOuterAbort = () => controller.abort(options.signal?.reason);
   if (options.signal?.aborted) controller.abort(options.signal.reason);
@@ -54,7 +57,9 @@ export async function openSse<Data = RunEventData>(url: string, options: OpenSse
   if (response.status !== 200 || !contentType.startsWith("text/event-stream") || !response.body) {
     const body = await response.text();
     controller.abort();
-    throw new Error(`Expected a 200 event stream from ${url}, got ${response.status} ${contentType}: ${body.slice(0, 500)}`);
+    throw new Error(
+      `Expected a 200 event stream from ${url}, got ${response.status} ${contentType}: ${body.slice(0, 500)}`,
+    );
   }
   const comments: string[] = [];
   const body = response.body;
@@ -68,7 +73,10 @@ export async function openSse<Data = RunEventData>(url: string, options: OpenSse
         try {
           data = JSON.parse(message.data) as Data;
         } catch (cause) {
-          throw new Error(`SSE frame ${message.id ?? "(no id)"} carries data that is not JSON: ${message.data.slice(0, 200)}`, { cause });
+          throw new Error(
+            `SSE frame ${message.id ?? "(no id)"} carries data that is not JSON: ${message.data.slice(0, 200)}`,
+            { cause },
+          );
         }
         parsed.push({ id: message.id, event: message.event, data, receivedAt });
       },
@@ -124,7 +132,12 @@ export interface CollectedRun {
 }
 
 /** The stream URL of a run. */
-export function runStreamUrl(server: { url: string }, appId: string, runId: string, after?: number): string {
+export function runStreamUrl(
+  server: { url: string },
+  appId: string,
+  runId: string,
+  after?: number,
+): string {
   const query = after === undefined ? "" : `?after=${after}`;
   return `${server.url}/api/apps/${appId}/coding-agent/runs/${runId}/stream${query}`;
 }
@@ -151,7 +164,10 @@ export async function collectRun(
       ? options.stopAfter
       : options.stopAfter === undefined
         ? () => false
-        : ((limit: number) => () => frames.length >= limit)(options.stopAfter);
+        : (
+            (limit: number) => () =>
+              frames.length >= limit
+          )(options.stopAfter);
   let endedByServer = true;
   for await (const frame of connection.frames) {
     frames.push(frame);
@@ -167,5 +183,11 @@ export async function collectRun(
       `The stream of run ${runId} did not end within ${timeoutMs} ms; ${frames.length} frames, the last ${last ? `${last.id} ${last.event}` : "none"}.`,
     );
   }
-  return { frames, events: frames.map((frame) => frame.data), comments: connection.comments, headers: connection.headers, endedByServer };
+  return {
+    frames,
+    events: frames.map((frame) => frame.data),
+    comments: connection.comments,
+    headers: connection.headers,
+    endedByServer,
+  };
 }

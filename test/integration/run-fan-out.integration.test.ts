@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { starterTemplateFiles } from "@/lib/workspace/starter-template";
+import {
+  assistantText,
+  cancelRun,
+  createApp,
+  eventsOfType,
+  expectGaplessRun,
+  getRun,
+  readDraftFile,
+  startRun,
+} from "@/test/support/coding-agent-runs";
+import { type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
+import {
+  collectRun,
+  openSse,
+  type RunEventData,
+  runStreamUrl,
+  type SseFrame,
+} from "@/test/support/sse-client";
+import {
+  type ModelServer,
+  modelServerEnvironment,
+  patchedHeading,
+  startModelServer,
+} from "@/test/model-server";
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+
+/** LISTEN/NOTIFY only exists on Postgres; PGlite is one process per data dir by design. */
+describe.skipIf(!databaseUrl)("two server processes on one Postgres database", () => {
+  let modelServer: ModelServer;
+  let serverA: PatchworkServer;
+  let serverB: PatchworkServer;
+
+  beforeAll(async () => {
+    modelServer = await startModelServer({ port: 0 });
+    const env = { ...modelServerEnvironment(modelServer.url), DATABASE_URL: databaseUrl };
+    [serverA, serverB] = await Promise.all([
+      startPatchworkServer({ env }),
+      startPatchworkServer({ env }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([serverA?.stop(), serverB?.stop()]);
+    await modelServer?.close();
+  });
+
+  it("streams from B, live and in order, a run created on and executed by A", async () => {
+    const app = await createApp(serverA, "Fan-out");
+    const run = await startRun(serverA, app.id, {
+      input: "Stream slowly",
+      model_id: "compatible:slow-stream",
+    });
+    const [fromB, fromA] = await Promise.all([
+      collectRun(serverB, app.id, run.id),
+      collectRun(serverA, app.id, run.id),
+    ]);
+    expectGaplessRun(fromB.events, run);
+    expect(fromB.events.at(-1)?.type).toBe("run.completed");
+    expect(fromB.events).toEqual(fromA.events);
+    expect(assistantText(fromB.events)).toContain("Chunk 60 of 60.");
+    // Live, not replayed at the end: B saw the deltas arrive over the model's ~3 s, not in one burst.
+    const deltaArrivals = fromB.frames
+      .filter((frame) => frame.data.type === "assistant.delta")
+      .map((frame) => frame.receivedAt);
+    expect((deltaArrivals.at(-1) ?? 0) - (deltaArrivals[0] ?? 0)).toBeGreaterThan(2_000);
+    expect(await readDraftFile(serverB, app.id, "src/App.tsx")).toContain(patchedHeading);
+  });
+
+  it("cancels through B a run executing on A", async () => {
+    const app = await createApp(serverA, "Cancel across processes");
+    const run = await startRun(serverA, app.id, {
+      input: "Stream slowly",
+      model_id: "compatible:slow-stream",
+    });
+    const connection = await openSse(runStreamUrl(serverB, app.id, run.id), {
+      signal: AbortSignal.timeout(30_000),
+    });
+    const frames: SseFrame[] = [];
+    let cancelledAt = 0;
+    for await (const frame of connection.frames) {
+      frames.push(frame);
+      if (
+        cancelledAt === 0 &&
+        frame.data.type === "assistant.delta" &&
+        frame.data.payload.text === "Chunk 5 of 60. "
+      ) {
+        cancelledAt = performance.now();
+        expect((await cancelRun(serverB, app.id, run.id)).status).toBe(202);
+      }
+    }
+    const events: RunEventData[] = frames.map((frame) => frame.data);
+    expectGaplessRun(events, run);
+    expect(events.at(-1)?.type).toBe("run.cancelled");
+    expect((frames.at(-1)?.receivedAt ?? 0) - cancelledAt).toBeLessThan(10_000);
+    expect(eventsOfType(events, "assistant.delta").length).toBeLessThan(60);
+    expect(eventsOfType(events, "revision.created")).toEqual([]);
+    expect(await getRun(serverA, app.id, run.id)).toMatchObject({
+      status: "cancelled",
+      result_revision_id: null,
+    });
+    expect(await readDraftFile(serverA, app.id, "src/App.tsx")).toBe(
+      starterTemplateFiles["src/App.tsx"],
+    );
+  });
+
+  it("lets B fail a run whose executing process A died, while B's stream follows it", async () => {
+    const env = { ...modelServerEnvironment(modelServer.url), DATABASE_URL: databaseUrl };
+    const doomed = await startPatchworkServer({ env });
+    try {
+      const app = await createApp(doomed, "Executor dies");
+      const run = await startRun(doomed, app.id, {
+        input: "Stream slowly",
+        model_id: "compatible:slow-stream",
+      });
+      const connection = await openSse(runStreamUrl(serverB, app.id, run.id), {
+        signal: AbortSignal.timeout(45_000),
+      });
+      const events: RunEventData[] = [];
+      let killedAt = 0;
+      for await (const frame of connection.frames) {
+        events.push(frame.data);
+        if (killedAt === 0 && frame.data.type === "assistant.delta") {
+          killedAt = performance.now();
+          await doomed.kill();
+        }
+      }
+      // B's sweeper runs every 15 s; the stream must end with the terminal event within that, plus slack.
+      expect(performance.now() - killedAt).toBeLessThan(20_000);
+      expectGaplessRun(events, run);
+      expect(events.at(-1)).toMatchObject({
+        type: "run.failed",
+        payload: { code: "CODING_AGENT_RUN_INTERRUPTED" },
+      });
+      expect(await getRun(serverB, app.id, run.id)).toMatchObject({
+        status: "failed",
+        error_code: "CODING_AGENT_RUN_INTERRUPTED",
+      });
+      expect(await readDraftFile(serverB, app.id, "src/App.tsx")).toBe(
+        starterTemplateFiles["src/App.tsx"],
+      );
+    } finally {
+      await doomed.kill();
+    }
+  });
+});
