@@ -1,6 +1,7 @@
 "use client";
 
 import { CircleAlert, CircleSlash, Info } from "lucide-react";
+import { useMemo } from "react";
 import { FilesChangedChip } from "./files-changed-chip";
 import { formatUsage } from "./format-usage";
 import { MarkdownMessage } from "./markdown-message";
@@ -24,7 +25,12 @@ export function RunReply({
   const active = view.phase === "waiting" || view.phase === "running";
   const last = view.items.at(-1);
   const toolRunning = view.items.some((item) => item.kind === "tool" && item.status === "running");
-  const openDiff = view.revision ? (paths: string[]) => onOpenDiff(paths) : undefined;
+  const hasRevision = view.revision !== null;
+  // Stable, so the memoised rows of a long run do not all re-render on every streamed frame.
+  const openDiff = useMemo(
+    () => (hasRevision ? (paths: string[]) => onOpenDiff(paths) : undefined),
+    [hasRevision, onOpenDiff],
+  );
 
   return (
     <div className="space-y-2" data-testid="agent-reply" data-phase={view.phase}>

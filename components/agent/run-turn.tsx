@@ -1,7 +1,7 @@
 "use client";
 
 import { CircleAlert } from "lucide-react";
-import { memo, useRef } from "react";
+import { memo, useCallback, useRef } from "react";
 import { useStickToBottomContext } from "use-stick-to-bottom";
 import { type AgentRun, isActiveRun } from "./agent-api-types";
 import { formatUsage } from "./format-usage";
@@ -41,16 +41,19 @@ export const RunTurn = memo(function RunTurn({
   const hasEvents = view.lastSeq > 0;
   const replyActive = view.phase === "waiting" || view.phase === "running";
 
-  const openDiff = (paths?: string[]) => {
-    const revision = view.revision;
-    if (!revision) return;
-    onOpenDiff({
-      revisionId: revision.revisionId,
-      parentRevisionId: revision.parentRevisionId,
-      focusPath: paths?.[0],
-      title: `Changes from “${firstWords(run.input)}”`,
-    });
-  };
+  const revision = view.revision;
+  const openDiff = useCallback(
+    (paths?: string[]) => {
+      if (!revision) return;
+      onOpenDiff({
+        revisionId: revision.revisionId,
+        parentRevisionId: revision.parentRevisionId,
+        focusPath: paths?.[0],
+        title: `Changes from “${firstWords(run.input)}”`,
+      });
+    },
+    [revision, run.input, onOpenDiff],
+  );
 
   return (
     <article

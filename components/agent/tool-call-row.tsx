@@ -1,7 +1,7 @@
 "use client";
 
 import { ChevronRight, CircleSlash, X } from "lucide-react";
-import { useId, useState } from "react";
+import { memo, useId, useState } from "react";
 import { DiffStat } from "@/components/diff/diff-stat";
 import { cn } from "@/components/ui/class-names";
 import type { ToolCallItem } from "./run-event-reducer";
@@ -21,7 +21,7 @@ const statusLabel = {
  * shimmer; failed rows say why in one line. A completed edit opens the run's diff when there is
  * one; otherwise the row expands to readable details.
  */
-export function ToolCallRow({
+export const ToolCallRow = memo(function ToolCallRow({
   item,
   onOpenDiff,
 }: {
@@ -115,4 +115,4 @@ export function ToolCallRow({
       {expandable && expanded ? <ToolCallDetails id={detailsId} item={item} /> : null}
     </div>
   );
-}
+});
