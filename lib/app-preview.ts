@@ -27,7 +27,7 @@ export async function renderRevisionDocument(
   const document = renderPreviewDocument({ build, indexHtml, title: input.title });
   return new Response(document.html, {
     status: 200,
-    headers: { "content-type": "text/html; charset=utf-8", ...document.headers },
+    headers: document.headers,
   });
 }
 
