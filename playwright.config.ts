@@ -94,7 +94,8 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      command: `npm run build && ${nextStart(port)}`,
+      // `npm test` has just built; `npm run test:e2e` alone builds only when there is no build yet.
+      command: `(test -f ${distDir}/BUILD_ID || npm run build) && ${nextStart(port)}`,
       url: `http://127.0.0.1:${port}/api/health`,
       reuseExistingServer: false,
       timeout: 240_000,
