@@ -25,12 +25,14 @@ const source = [
 ];
 const index = new LineIndex(source);
 const placements = (target: Hunk) =>
-  findGappedPlacements(index, target, 0, 5).map(({ start, end, mapping, gaps }) => ({
-    start,
-    end,
-    mapping,
-    gaps,
-  }));
+  findGappedPlacements(index, target, { from: 0, until: source.length }, 5).map(
+    ({ start, end, mapping, gaps }) => ({
+      start,
+      end,
+      mapping,
+      gaps,
+    }),
+  );
 
 describe("findGappedPlacements", () => {
   it("tolerates a context line the file no longer has, and one more gap", () => {
@@ -102,7 +104,9 @@ describe("findGappedPlacements", () => {
 
   it("needs three matching lines, two with letters or digits", () => {
     const braces = new LineIndex(["{", "}", "x", "}", "{"]);
-    expect(findGappedPlacements(braces, hunk([" {", " }", "-x", " ]"]), 0, 5)).toEqual([]);
+    expect(
+      findGappedPlacements(braces, hunk([" {", " }", "-x", " ]"]), { from: 0, until: 5 }, 5),
+    ).toEqual([]);
   });
 
   it("returns every distinct placement so the caller can refuse", () => {
@@ -116,12 +120,12 @@ describe("findGappedPlacements", () => {
       "gamma",
       "delta",
     ]);
-    const found = findGappedPlacements(
-      repeated,
-      hunk([" alpha", " missing", " beta", "-gamma", "+GAMMA", " delta"]),
-      0,
-      5,
-    );
-    expect(found.map((placement) => placement.start)).toEqual([0, 4]);
+    const target = hunk([" alpha", " missing", " beta", "-gamma", "+GAMMA", " delta"]);
+    const starts = (bounds: { from: number; until: number; lastStart?: number }) =>
+      findGappedPlacements(repeated, target, bounds, 5).map((placement) => placement.start);
+    expect(starts({ from: 0, until: 8 })).toEqual([0, 4]);
+    expect(starts({ from: 0, until: 8, lastStart: 3 })).toEqual([0]);
+    expect(starts({ from: 0, until: 6 })).toEqual([0]);
+    expect(starts({ from: 2, until: 8 })).toEqual([4]);
   });
 });

@@ -93,14 +93,25 @@ function hasEnoughEvidence(shape: HunkShape, mapping: number[]): boolean {
  * missing from the file or extra in it — what happens when a model drops or invents a context
  * line. Removed lines must all match, each run of them contiguously; the lines around a pure
  * insertion must match and touch; at least three lines (two with letters or digits) must match.
- * Returns every distinct placement (up to `limit`), so the caller can refuse when there are two.
+ * Returns every distinct placement within `bounds` (up to `limit`), so the caller can refuse
+ * when there are two.
  */
+export interface SearchBounds {
+  /** The first file line a window may start at. */
+  from: number;
+  /** One past the last file line a window may cover. */
+  until: number;
+  /** The last file line a window may start at. */
+  lastStart?: number;
+}
+
 export function findGappedPlacements(
   index: LineIndex,
   hunk: Hunk,
-  from: number,
+  bounds: SearchBounds,
   limit: number,
 ): GappedPlacement[] {
+  const { from, until, lastStart = Number.POSITIVE_INFINITY } = bounds;
   const shape = describeHunk(hunk);
   const count = shape.lines.length;
   if (count < 3) return [];
@@ -114,6 +125,7 @@ export function findGappedPlacements(
       if (firstMatch === -1 || !hasEnoughEvidence(shape, mapping)) return;
       let end = firstMatch;
       for (const position of mapping) if (position !== -1) end = position + 1;
+      if (end > until) return;
       const key = signature(shape, mapping, firstMatch);
       const previous = found.get(key);
       if (!previous || previous.gaps > gaps)
@@ -141,6 +153,7 @@ export function findGappedPlacements(
     if (shape.lines.slice(0, skipped).some((line) => line.isDelete || line.mustMatch)) break;
     for (const position of index.positions("unicode-lookalike", first.key)) {
       if (position < from) continue;
+      if (position > lastStart) break;
       // The window starts with its first matching old line.
       mapping[skipped] = position;
       search(skipped + 1, position + 1, skipped, position);

@@ -131,6 +131,25 @@ describe("applyHunks", () => {
     );
   });
 
+  it("places an ambiguous hunk before the next hunk, since hunks apply in order", () => {
+    const file = "x\ny\nmark\nx\ny\n";
+    const outcome = applyHunks(file, [hunk([" x", "-y", "+Y"]), hunk([" mark", "+after"])], lf);
+    expect(outcome.ok && outcome.text).toBe("x\nY\nmark\nafter\nx\ny\n");
+  });
+
+  it("trusts a header's line moved by the offset the neighbouring hunks agree on", () => {
+    const base = ["one", "two", "dup", "dup2", "three", "four", "dup", "dup2", "five"];
+    const moved = `added\nadded\n${base.join("\n")}\n`;
+    const first = hunk([" one", "-two", "+TWO"], { statedIndex: 0, headerTrusted: true });
+    const second = hunk([" dup", "-dup2", "+DUP2"], { statedIndex: 6, headerTrusted: true });
+    const outcome = applyHunks(moved, [first, second], lf);
+    expect(outcome.ok && outcome.text).toBe(
+      "added\nadded\none\nTWO\ndup\ndup2\nthree\nfour\ndup\nDUP2\nfive\n",
+    );
+    const untrusted = applyHunks(moved, [first, { ...second, headerTrusted: false }], lf);
+    expect(untrusted.ok).toBe(false);
+  });
+
   it("reports every hunk that cannot be placed, changing nothing", () => {
     const outcome = applyHunks(
       "a\nb\nc\n",

@@ -1,10 +1,10 @@
 import { LineIndex } from "./line-index";
 import { ignoresIndentation } from "./line-tolerance";
-import { type HunkPlacement, locateHunk } from "./locate-hunk";
+import { type HunkPlacement, type LocateOutcome, locateHunk } from "./locate-hunk";
 import type { Hunk } from "./patch-model";
 import type { MatchTolerance } from "./patch-result";
 import { inferReindent, type Reindent } from "./reindent-lines";
-import { dominantLineEnding, joinText, type LineEnding, splitText } from "./text-lines";
+import { type LineEnding, splitText } from "./text-lines";
 
 /** A hunk that could not be placed, with what the failure report needs. */
 export interface HunkFailure {
@@ -64,17 +64,16 @@ function reindentFor(
 /**
  * Writes one placed hunk: file lines the hunk does not mention stay; context lines keep the
  * file's own text (so whitespace the match forgave is preserved); removed lines go; added lines
- * are written where the patch puts them. Returns how many lines it wrote.
+ * are written where the patch puts them.
  */
 function writeWindow(
-  output: Output,
   hunk: Hunk,
   placement: HunkPlacement,
   file: { lines: readonly string[]; endings: readonly LineEnding[] },
   addedEnding: (carriageReturn: boolean) => LineEnding,
-): { written: number; additions: number; deletions: number } {
+): Output & { additions: number; deletions: number } {
   const reindent = reindentFor(hunk, placement, file.lines);
-  const before = output.lines.length;
+  const output: Output = { lines: [], endings: [] };
   let cursor = placement.start;
   let oldIndex = 0;
   let additions = 0;
@@ -105,7 +104,7 @@ function writeWindow(
     cursor = fileIndex + 1;
   }
   copyUpTo(placement.end);
-  return { written: output.lines.length - before, additions, deletions };
+  return { ...output, additions, deletions };
 }
 
 /**
@@ -122,80 +121,119 @@ export function applyHunks(
 ): FileEditOutcome {
   const file = splitText(text);
   const index = new LineIndex(file.lines);
-  const placements: HunkPlacement[] = [];
-  const placed: PlacedHunk[] = [];
-  const failures: HunkFailure[] = [];
+  const lineCount = file.lines.length;
+  const slots: { placement: HunkPlacement | null; failure: HunkFailure | null }[] = hunks.map(
+    () => ({ placement: null, failure: null }),
+  );
+  const failureOf = (
+    hunkIndex: number,
+    outcome: Extract<LocateOutcome, { ok: false }>,
+  ): HunkFailure => ({
+    hunkIndex,
+    code: outcome.code,
+    message: outcome.message,
+    candidates: outcome.candidates,
+    searchFrom: outcome.searchFrom,
+  });
+  const offsetOf = (hunkIndex: number) => {
+    const placement = slots[hunkIndex].placement;
+    const stated = hunks[hunkIndex].statedIndex;
+    return placement && stated !== null ? placement.start - stated : null;
+  };
+
   let cursor = 0;
   let offset = 0;
+  const pending: number[] = [];
   hunks.forEach((hunk, hunkIndex) => {
-    const outcome = locateHunk(index, hunk, cursor, offset);
-    if (!outcome.ok) {
-      failures.push({
-        hunkIndex,
-        code: outcome.code,
-        message: outcome.message,
-        candidates: outcome.candidates,
-        searchFrom: outcome.searchFrom,
-      });
+    const measured = { lines: offset, agreed: true };
+    const outcome = locateHunk(index, hunk, { from: cursor, until: lineCount }, measured);
+    if (outcome.ok) {
+      slots[hunkIndex].placement = outcome.placement;
+      cursor = outcome.placement.end;
+      offset = offsetOf(hunkIndex) ?? offset;
       return;
     }
-    const { placement } = outcome;
-    placements.push(placement);
-    placed.push({
-      hunkIndex,
-      start: placement.start,
-      end: placement.end,
-      resultStart: 0,
-      resultLength: 0,
-      tolerance: placement.tolerance,
-    });
-    cursor = placement.end;
-    if (hunk.statedIndex !== null) offset = placement.start - hunk.statedIndex;
+    slots[hunkIndex].failure = failureOf(hunkIndex, outcome);
+    if (outcome.code === "PATCH_AMBIGUOUS_MATCH" && outcome.candidates.length > 0)
+      pending.push(hunkIndex);
   });
+  // Hunks apply in order, so a later hunk that was placed bounds an earlier ambiguous one.
+  for (const hunkIndex of pending.reverse()) {
+    const before = slots.slice(0, hunkIndex).findLastIndex((slot) => slot.placement !== null);
+    const after = slots.findIndex(
+      (slot, position) => position > hunkIndex && slot.placement !== null,
+    );
+    if (after === -1) continue;
+    const from = before === -1 ? 0 : (slots[before].placement as HunkPlacement).end;
+    const until = (slots[after].placement as HunkPlacement).start;
+    // The header is trusted only where the hunks around agree on how far the file moved.
+    const previous = before === -1 ? null : offsetOf(before);
+    const next = offsetOf(after);
+    const measured = {
+      lines: previous ?? next ?? 0,
+      agreed: previous === null || next === null || previous === next,
+    };
+    const outcome = locateHunk(index, hunks[hunkIndex], { from, until }, measured);
+    if (outcome.ok) slots[hunkIndex] = { placement: outcome.placement, failure: null };
+    else slots[hunkIndex].failure = failureOf(hunkIndex, outcome);
+  }
+  const failures = slots.flatMap((slot) => (slot.failure ? [slot.failure] : []));
   if (failures.length > 0) return { ok: false, failures, index };
+  const placements = slots.map((slot) => slot.placement as HunkPlacement);
+  const placed: PlacedHunk[] = placements.map((placement, hunkIndex) => ({
+    hunkIndex,
+    start: placement.start,
+    end: placement.end,
+    resultStart: 0,
+    resultLength: 0,
+    tolerance: placement.tolerance,
+  }));
 
-  const fileEnding = dominantLineEnding(file.endings);
+  const fileEnding = file.dominantEnding;
   const addedEnding = (carriageReturn: boolean): LineEnding =>
     options.carriesLineEndings ? (carriageReturn ? "\r\n" : "\n") : fileEnding;
-  const output: Output = { lines: [], endings: [] };
-  let finalNewline: boolean | null = null;
+  const textOffset = (line: number) => (line < lineCount ? file.starts[line] : text.length);
+  // Unchanged spans are copied as slices of the original text: a large file stays cheap.
+  const pieces: string[] = file.byteOrderMark ? ["\uFEFF"] : [];
+  let endsWithoutNewline = false;
   let copied = 0;
+  let written = 0;
   let additions = 0;
   let deletions = 0;
+  const copySpan = (end: number) => {
+    if (end <= copied) return;
+    if (endsWithoutNewline) pieces.push(fileEnding);
+    pieces.push(text.slice(textOffset(copied), textOffset(end)));
+    written += end - copied;
+    endsWithoutNewline = end === lineCount && file.endings[lineCount - 1] === "";
+    copied = end;
+  };
   for (let position = 0; position < placements.length; position += 1) {
     const placement = placements[position];
-    for (; copied < placement.start; copied += 1) {
-      output.lines.push(file.lines[copied]);
-      output.endings.push(file.endings[copied]);
-    }
     const hunk = hunks[placed[position].hunkIndex];
-    placed[position].resultStart = output.lines.length;
-    const written = writeWindow(output, hunk, placement, file, addedEnding);
-    placed[position].resultLength = written.written;
-    additions += written.additions;
-    deletions += written.deletions;
+    copySpan(placement.start);
+    const window = writeWindow(hunk, placement, file, addedEnding);
+    additions += window.additions;
+    deletions += window.deletions;
+    placed[position].resultStart = written;
+    placed[position].resultLength = window.lines.length;
     copied = placement.end;
-    if (placement.end === file.lines.length && written.written > 0)
-      finalNewline = !hunk.newEndsWithoutNewline;
+    const last = window.lines.length - 1;
+    if (last < 0) continue;
+    // Only a file's last line may lack an ending; lines that stopped being last get the file's.
+    for (let line = 0; line < last; line += 1)
+      if (window.endings[line] === "") window.endings[line] = fileEnding;
+    if (placement.end === lineCount) {
+      // Where a hunk reaches the end, the final newline is what the patch says.
+      if (hunk.newEndsWithoutNewline) window.endings[last] = "";
+      else if (window.endings[last] === "") window.endings[last] = fileEnding;
+    }
+    if (endsWithoutNewline) pieces.push(fileEnding);
+    for (let line = 0; line <= last; line += 1)
+      pieces.push(window.lines[line], window.endings[line]);
+    written += window.lines.length;
+    endsWithoutNewline = window.endings[last] === "";
   }
-  for (; copied < file.lines.length; copied += 1) {
-    output.lines.push(file.lines[copied]);
-    output.endings.push(file.endings[copied]);
-  }
-
-  // Only the last line may lack an ending; lines that stopped being last get the file's.
-  const last = output.lines.length - 1;
-  for (let line = 0; line < last; line += 1) {
-    if (output.endings[line] === "") output.endings[line] = fileEnding;
-  }
-  if (last >= 0 && finalNewline !== null) {
-    if (!finalNewline) output.endings[last] = "";
-    else if (output.endings[last] === "") output.endings[last] = fileEnding;
-  }
-  const result = joinText({
-    lines: output.lines,
-    endings: output.endings,
-    byteOrderMark: file.byteOrderMark,
-  });
-  return { ok: true, text: result, additions, deletions, placed };
+  copySpan(lineCount);
+  return { ok: true, text: pieces.join(""), additions, deletions, placed };
 }

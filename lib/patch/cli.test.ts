@@ -30,11 +30,16 @@ function patchFile(text: string): string {
 function cli(argv: string[], stdin = "") {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  const exitCode = runCli(argv, { stdout: (text) => stdout.push(text), stderr: (text) => stderr.push(text), stdin: () => stdin });
+  const exitCode = runCli(argv, {
+    stdout: (text) => stdout.push(text),
+    stderr: (text) => stderr.push(text),
+    stdin: () => stdin,
+  });
   return { exitCode, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
-const update = "--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n";
+const update =
+  "--- a/src/app.ts\n+++ b/src/app.ts\n@@ -1,2 +1,2 @@\n const a = 1;\n-const b = 2;\n+const b = 3;\n";
 
 describe("patch CLI", () => {
   it("applies a patch in place, printing the result and exiting 0", () => {
@@ -42,9 +47,17 @@ describe("patch CLI", () => {
     const run = cli(["--dir", root, patchFile(update)]);
     expect(run.exitCode).toBe(0);
     const printed = JSON.parse(run.stdout);
-    expect(printed).toMatchObject({ ok: true, dry_run: false, written: [{ path: "src/app.ts", removed: false }] });
-    expect(printed.changes).toEqual([{ path: "src/app.ts", op: "update", additions: 1, deletions: 1 }]);
-    expect(fs.readFileSync(path.join(root, "src/app.ts"), "utf8")).toBe("const a = 1;\r\nconst b = 3;\r\n");
+    expect(printed).toMatchObject({
+      ok: true,
+      dry_run: false,
+      written: [{ path: "src/app.ts", removed: false }],
+    });
+    expect(printed.changes).toEqual([
+      { path: "src/app.ts", op: "update", additions: 1, deletions: 1 },
+    ]);
+    expect(fs.readFileSync(path.join(root, "src/app.ts"), "utf8")).toBe(
+      "const a = 1;\r\nconst b = 3;\r\n",
+    );
   });
 
   it("changes nothing on a dry run, and reads the patch from standard input", () => {
@@ -52,7 +65,9 @@ describe("patch CLI", () => {
     const run = cli(["--dir", root, "-", "--dry-run"], update);
     expect(run.exitCode).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, dry_run: true, written: [] });
-    expect(fs.readFileSync(path.join(root, "src/app.ts"), "utf8")).toBe("const a = 1;\nconst b = 2;\n");
+    expect(fs.readFileSync(path.join(root, "src/app.ts"), "utf8")).toBe(
+      "const a = 1;\nconst b = 2;\n",
+    );
   });
 
   it("exits 1 with the failure envelope, touching nothing", () => {
@@ -67,10 +82,12 @@ describe("patch CLI", () => {
   it("moves files, creating directories, keeping modes and removing emptied ones", () => {
     const root = folderWith({ "old/run.sh": "echo hi\n", "other.txt": "x\n" });
     fs.chmodSync(path.join(root, "old/run.sh"), 0o755);
-    const patch = "*** Begin Patch\n*** Update File: old/run.sh\n@@\n-echo hi\n+echo hello\n*** Delete File: other.txt\n*** End Patch\n";
+    const patch =
+      "*** Begin Patch\n*** Update File: old/run.sh\n@@\n-echo hi\n+echo hello\n*** Delete File: other.txt\n*** End Patch\n";
     expect(cli(["--dir", root, patchFile(patch)]).exitCode).toBe(0);
     expect(fs.statSync(path.join(root, "old/run.sh")).mode & 0o777).toBe(0o755);
-    const move = "*** Begin Patch\n*** Update File: old/run.sh\n*** Move to: bin/tools/run.sh\n*** End Patch\n";
+    const move =
+      "*** Begin Patch\n*** Update File: old/run.sh\n*** Move to: bin/tools/run.sh\n*** End Patch\n";
     expect(cli(["--dir", root, patchFile(move)]).exitCode).toBe(0);
     expect(fs.readdirSync(root)).toEqual(["bin"]);
     expect(fs.readFileSync(path.join(root, "bin/tools/run.sh"), "utf8")).toBe("echo hello\n");
@@ -98,10 +115,18 @@ describe("patch CLI", () => {
 
   it("refuses hostile paths and binary targets", () => {
     const root = folderWith({ "logo.png": "\u0000PNG" });
-    const hostile = cli(["--dir", root, patchFile("*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch\n")]);
+    const hostile = cli([
+      "--dir",
+      root,
+      patchFile("*** Begin Patch\n*** Add File: ../escape.txt\n+x\n*** End Patch\n"),
+    ]);
     expect(JSON.parse(hostile.stdout).code).toBe("PATCH_PATH_POLICY_VIOLATION");
     expect(fs.existsSync(path.join(root, "..", "escape.txt"))).toBe(false);
-    const binary = cli(["--dir", root, patchFile("--- a/logo.png\n+++ b/logo.png\n@@ -1 +1 @@\n-x\n+y\n")]);
+    const binary = cli([
+      "--dir",
+      root,
+      patchFile("--- a/logo.png\n+++ b/logo.png\n@@ -1 +1 @@\n-x\n+y\n"),
+    ]);
     expect(JSON.parse(binary.stdout).code).toBe("PATCH_FILE_NOT_TEXT");
   });
 
@@ -119,11 +144,17 @@ describe("patch CLI", () => {
 
   it("runs as `npm run patch`", () => {
     const root = folderWith({ "src/app.ts": "const a = 1;\nconst b = 2;\n" });
-    const output = execFileSync("npm", ["run", "--silent", "patch", "--", "--dir", root, patchFile(update)], {
-      cwd: path.resolve(import.meta.dirname, "../.."),
-      encoding: "utf8",
-    });
+    const output = execFileSync(
+      "npm",
+      ["run", "--silent", "patch", "--", "--dir", root, patchFile(update)],
+      {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        encoding: "utf8",
+      },
+    );
     expect(JSON.parse(output).ok).toBe(true);
-    expect(fs.readFileSync(path.join(root, "src/app.ts"), "utf8")).toBe("const a = 1;\nconst b = 3;\n");
+    expect(fs.readFileSync(path.join(root, "src/app.ts"), "utf8")).toBe(
+      "const a = 1;\nconst b = 3;\n",
+    );
   });
 });

@@ -37,8 +37,17 @@ describe("DirectoryFileSource", () => {
   });
 
   it("tells directories apart and lists files without links, .git or node_modules", () => {
-    expect([source.isDirectory("src"), source.isDirectory("src/app.ts"), source.has("src")]).toEqual([true, false, false]);
-    expect([...source.keys()].sort()).toEqual(["image.bin", "latin1.txt", "src/app.ts", "src/nested/b.ts"]);
+    expect([
+      source.isDirectory("src"),
+      source.isDirectory("src/app.ts"),
+      source.has("src"),
+    ]).toEqual([true, false, false]);
+    expect([...source.keys()].sort()).toEqual([
+      "image.bin",
+      "latin1.txt",
+      "src/app.ts",
+      "src/nested/b.ts",
+    ]);
   });
 
   it("finds the first link on a path", () => {

@@ -14,8 +14,15 @@ function hunk(lines: string[], overrides: Partial<Hunk> = {}): Hunk {
 }
 
 const file = (lines: string[]) => new LineIndex(lines);
-const place = (index: LineIndex, target: Hunk, from = 0, offset = 0) => {
-  const outcome = locateHunk(index, target, from, offset);
+const place = (
+  index: LineIndex,
+  target: Hunk,
+  from = 0,
+  offset = 0,
+  until = index.length,
+  agreed = true,
+) => {
+  const outcome = locateHunk(index, target, { from, until }, { lines: offset, agreed });
   return outcome.ok
     ? { start: outcome.placement.start, tolerance: outcome.placement.tolerance }
     : { code: outcome.code, candidates: outcome.candidates };
@@ -77,7 +84,7 @@ describe("locateHunk", () => {
     });
   });
 
-  it("lets a trusted header pick between equal exact matches, but not an untrusted or moved one", () => {
+  it("lets a trusted header pick between equal matches, moved as its neighbours measured, but not an untrusted one", () => {
     const twice = file(["a", "b", "c", "a", "b", "c"]);
     const trusted = { statedIndex: 3, headerTrusted: true };
     expect(place(twice, hunk([" a", "-b", "+B"], trusted))).toEqual({
@@ -87,12 +94,72 @@ describe("locateHunk", () => {
     expect(
       place(twice, hunk([" a", "-b", "+B"], { statedIndex: 3, headerTrusted: false })),
     ).toMatchObject({ code: "PATCH_AMBIGUOUS_MATCH" });
+    expect(
+      place(twice, hunk([" a", "-b", "+B"], { statedIndex: 0, headerTrusted: true }), 0, 3),
+    ).toEqual({
+      start: 3,
+      tolerance: "exact",
+    });
+    expect(
+      place(
+        twice,
+        hunk([" a", "-b", "+B"], { statedIndex: 0, headerTrusted: true }),
+        0,
+        3,
+        6,
+        false,
+      ),
+    ).toMatchObject({
+      code: "PATCH_AMBIGUOUS_MATCH",
+    });
     expect(place(twice, hunk([" a", "-b", "+B"], trusted), 0, 2)).toMatchObject({
       code: "PATCH_AMBIGUOUS_MATCH",
     });
-    expect(place(twice, hunk([" a ", "-b", "+B"], trusted))).toMatchObject({
+    expect(place(twice, hunk([" a ", "-b", "+B"], trusted))).toEqual({
+      start: 3,
+      tolerance: "trailing-whitespace",
+    });
+    expect(place(twice, hunk([" a ", "-b", "+B"], { statedIndex: 3 }))).toMatchObject({
       code: "PATCH_AMBIGUOUS_MATCH",
     });
+  });
+
+  it("searches only before the next hunk when it is known", () => {
+    const twice = file(["a", "b", "c", "a", "b", "c"]);
+    expect(place(twice, hunk([" a", "-b"]), 0, 0, 3)).toEqual({ start: 0, tolerance: "exact" });
+  });
+
+  it("refuses a match elsewhere when the header's line holds nearly the same lines", () => {
+    const block = [
+      "function save(user) {",
+      "  validate(user);",
+      "  store.put(user);",
+      "  notify(user);",
+      "}",
+    ];
+    const changed = block.map((line) => line.replace("store.put", "store.putChanged"));
+    const filler = Array.from({ length: 10 }, (_, line) => `filler ${line}`);
+    const twice = file([...changed, ...filler, ...block]);
+    const stale = hunk(
+      [
+        " function save(user) {",
+        "   validate(user);",
+        "-  store.put(user);",
+        "+  store.put(user, true);",
+        "   notify(user);",
+      ],
+      {
+        statedIndex: 0,
+        headerTrusted: true,
+      },
+    );
+    expect(place(twice, stale)).toEqual({ code: "PATCH_AMBIGUOUS_MATCH", candidates: [15, 0] });
+    expect(place(twice, { ...stale, statedIndex: null })).toEqual({
+      start: 15,
+      tolerance: "exact",
+    });
+    const shifted = file([...filler, ...block]);
+    expect(place(shifted, stale)).toEqual({ start: 10, tolerance: "offset" });
   });
 
   it("lets a claim of the file's end pick the last of equal matches", () => {

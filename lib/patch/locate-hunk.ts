@@ -1,4 +1,5 @@
 import { findGappedPlacements } from "./align-with-gaps";
+import { statedPlaceRivals } from "./stated-place-conflict";
 import type { LineIndex } from "./line-index";
 import {
   foldLookalikes,
@@ -57,24 +58,37 @@ function lineNumbers(starts: readonly number[]): string {
 }
 
 /**
- * Places one hunk at or after `from` (the end of the previous hunk), strictest first:
- * exactly at the header's line when the header is trustworthy and no earlier hunk moved;
- * then exactly anywhere; then ignoring trailing whitespace, all surrounding whitespace, and
- * Unicode look-alikes; then with up to two context lines missing or extra. At each step, more
- * than one place is PATCH_AMBIGUOUS_MATCH — unless exactly one of them is where the hunk says
- * it belongs (`*** End of File` or `\ No newline at end of file`). Line numbers alone never
- * choose between equal matches: models get them wrong.
+ * How far the file has moved from the header's line numbers, as measured by the neighbouring
+ * hunks already placed: `lines` is added to the header's line; `agreed` is false when the hunks
+ * before and after disagree, so the header's position proves nothing.
+ */
+export interface MeasuredOffset {
+  lines: number;
+  agreed: boolean;
+}
+
+/**
+ * Places one hunk in the file lines `from` (the end of the previous hunk) to `until` (the start
+ * of the next, when known), strictest first: exactly at the header's line (moved by the offset
+ * its neighbours measured) when the header is trustworthy; then exactly anywhere; then ignoring trailing
+ * whitespace, all surrounding whitespace, and Unicode look-alikes; then with up to two context
+ * lines missing or extra. At each step, more than one place is PATCH_AMBIGUOUS_MATCH — unless
+ * exactly one of them is where a trustworthy header or an end-of-file claim (`*** End of File`,
+ * `\ No newline at end of file`) puts it. Line numbers never choose between equal matches
+ * otherwise: models get them wrong. And a match away from the header's line is refused when the
+ * header's line holds nearly the same lines (see {@link statedPlaceRivals}).
  */
 export function locateHunk(
   index: LineIndex,
   hunk: Hunk,
-  from: number,
-  previousOffset: number,
+  bounds: { from: number; until: number },
+  offset: MeasuredOffset,
 ): LocateOutcome {
-  let cursor = from;
+  let cursor = bounds.from;
+  const until = Math.min(bounds.until, index.length);
   for (const anchor of hunk.anchors) {
     const position = findAnchor(index, anchor, cursor);
-    if (position === -1) {
+    if (position === -1 || position >= until) {
       return {
         ok: false,
         code: "PATCH_CONTEXT_NOT_FOUND",
@@ -90,6 +104,17 @@ export function locateHunk(
   const count = oldLines.length;
   const fileLength = index.length;
   const identity = (start: number) => oldLines.map((_, offset) => start + offset);
+  const refuse = (
+    code: "PATCH_CONTEXT_NOT_FOUND" | "PATCH_AMBIGUOUS_MATCH",
+    message: string,
+    candidates: number[] = [],
+  ): LocateOutcome => ({
+    ok: false,
+    code,
+    message,
+    candidates,
+    searchFrom: cursor,
+  });
 
   if (count === 0) {
     // Only added lines: the place is known only in an empty file or at a stated end of file.
@@ -99,59 +124,83 @@ export function locateHunk(
         placement: { start: 0, end: 0, mapping: [], tolerance: "exact", comparison: "exact" },
       };
     }
-    if (hunk.endOfFile && cursor <= fileLength) {
-      const placement = {
-        start: fileLength,
-        end: fileLength,
-        mapping: [],
-        tolerance: "exact" as const,
-        comparison: "exact" as const,
+    if (hunk.endOfFile && cursor <= fileLength && bounds.until >= fileLength) {
+      return {
+        ok: true,
+        placement: {
+          start: fileLength,
+          end: fileLength,
+          mapping: [],
+          tolerance: "exact",
+          comparison: "exact",
+        },
       };
-      return { ok: true, placement };
     }
-    return {
-      ok: false,
-      code: "PATCH_AMBIGUOUS_MATCH",
-      message: "the hunk only adds lines and has no unchanged line to place it",
-      candidates: [],
-      searchFrom: cursor,
-    };
+    return refuse(
+      "PATCH_AMBIGUOUS_MATCH",
+      "the hunk only adds lines and has no unchanged line to place it",
+    );
   }
 
-  const statedStart = hunk.statedIndex === null ? null : hunk.statedIndex + previousOffset;
-  if (hunk.headerTrusted && previousOffset === 0 && statedStart !== null && statedStart >= cursor) {
-    if (index.matchesAt("exact", oldLines, statedStart)) {
-      const placement = {
-        start: statedStart,
-        end: statedStart + count,
-        mapping: identity(statedStart),
-        tolerance: "exact" as const,
-        comparison: "exact" as const,
-      };
-      return { ok: true, placement };
-    }
+  const statedStart = hunk.statedIndex === null ? null : hunk.statedIndex + offset.lines;
+  // A header whose counts agree with its body was made by a tool from the file as it was; its
+  // line, moved as its neighbours moved, may pick between equal matches — nothing else may.
+  const trustedStart =
+    hunk.headerTrusted &&
+    offset.agreed &&
+    statedStart !== null &&
+    statedStart >= cursor &&
+    statedStart + count <= until
+      ? statedStart
+      : null;
+  if (trustedStart !== null && index.matchesAt("exact", oldLines, trustedStart)) {
+    return {
+      ok: true,
+      placement: {
+        start: trustedStart,
+        end: trustedStart + count,
+        mapping: identity(trustedStart),
+        tolerance: "exact",
+        comparison: "exact",
+      },
+    };
   }
+  const rivalled = (chosen: number) =>
+    statedStart !== null && statedPlaceRivals(index, hunk, oldLines, statedStart, chosen);
+  const rivalMessage = (chosen: number) =>
+    `the hunk matches at line ${chosen + 1}, but line ${(statedStart ?? 0) + 1}, where its header puts it, holds nearly the same lines: the file changed there`;
 
   const claimsEnd = hunk.endOfFile || hunk.oldEndsWithoutNewline;
   for (const comparison of lineComparisons) {
     const wanted =
       comparison === "exact" ? oldLines : oldLines.map((line) => normalizeLine(line, comparison));
-    const starts = index.findBlock(comparison, wanted, cursor, candidateLimit);
+    const starts = index
+      .findBlock(comparison, wanted, cursor, candidateLimit + 1)
+      .filter((start) => start + count <= until);
     if (starts.length === 0) continue;
     let chosen: number | undefined = starts.length === 1 ? starts[0] : undefined;
+    if (
+      chosen === undefined &&
+      trustedStart !== null &&
+      index.matchesAt(comparison, wanted, trustedStart)
+    )
+      chosen = trustedStart;
     if (chosen === undefined && claimsEnd) {
       const atEnd = starts.filter((start) => start + count === fileLength);
       if (atEnd.length === 1) chosen = atEnd[0];
     }
     if (chosen === undefined) {
-      return {
-        ok: false,
-        code: "PATCH_AMBIGUOUS_MATCH",
-        message: `the hunk matches ${starts.length >= candidateLimit ? `at least ${candidateLimit}` : starts.length} places equally well (lines ${lineNumbers(starts)}); add unchanged lines that only one of them has`,
-        candidates: starts,
-        searchFrom: cursor,
-      };
+      const shown = starts.slice(0, candidateLimit);
+      const many =
+        starts.length > candidateLimit ? `more than ${candidateLimit}` : String(starts.length);
+      return refuse(
+        "PATCH_AMBIGUOUS_MATCH",
+        `the hunk matches ${many} places equally well (lines ${lineNumbers(shown)}); add unchanged lines that only one of them has`,
+        shown,
+      );
     }
+    if (rivalled(chosen))
+      return refuse("PATCH_AMBIGUOUS_MATCH", rivalMessage(chosen), [chosen, statedStart ?? chosen]);
     const moved = statedStart !== null && chosen !== statedStart;
     const tolerance: MatchTolerance =
       comparison === "exact" ? (moved ? "offset" : "exact") : comparison;
@@ -167,9 +216,14 @@ export function locateHunk(
     };
   }
 
-  const gapped = findGappedPlacements(index, hunk, cursor, candidateLimit);
+  const gapped = findGappedPlacements(index, hunk, { from: cursor, until }, candidateLimit);
   if (gapped.length === 1) {
     const [placement] = gapped;
+    if (rivalled(placement.start))
+      return refuse("PATCH_AMBIGUOUS_MATCH", rivalMessage(placement.start), [
+        placement.start,
+        statedStart ?? placement.start,
+      ]);
     return {
       ok: true,
       placement: {
@@ -183,19 +237,14 @@ export function locateHunk(
   }
   if (gapped.length > 1) {
     const starts = gapped.map((placement) => placement.start);
-    return {
-      ok: false,
-      code: "PATCH_AMBIGUOUS_MATCH",
-      message: `with a context line missing, the hunk fits ${gapped.length} places (lines ${lineNumbers(starts)}); resend it with the file's current lines`,
-      candidates: starts,
-      searchFrom: cursor,
-    };
+    return refuse(
+      "PATCH_AMBIGUOUS_MATCH",
+      `with a context line missing, the hunk fits ${gapped.length} places (lines ${lineNumbers(starts)}); resend it with the file's current lines`,
+      starts,
+    );
   }
-  return {
-    ok: false,
-    code: "PATCH_CONTEXT_NOT_FOUND",
-    message: `the hunk's context and removed lines were not found${cursor > 0 ? ` after line ${cursor}` : ""}, even ignoring whitespace and look-alike characters`,
-    candidates: [],
-    searchFrom: cursor,
-  };
+  return refuse(
+    "PATCH_CONTEXT_NOT_FOUND",
+    `the hunk's context and removed lines were not found${cursor > 0 ? ` after line ${cursor}` : ""}, even ignoring whitespace and look-alike characters`,
+  );
 }

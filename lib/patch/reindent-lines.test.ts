@@ -53,6 +53,19 @@ describe("inferReindent", () => {
     expect(reindent?.("\t\tb")).toBe("  b");
   });
 
+  it("reads a doc comment's odd indentation in the unit the rest of the file uses", () => {
+    const pairs: [string, string][] = [
+      ["     * @param x", "\t * @param x"],
+      ["     */", "\t */"],
+    ];
+    const reindent = inferReindent(pairs, ["     * @returns y"], () => [
+      "    ",
+      "        ",
+      "     ",
+    ]);
+    expect(reindent?.("     * @returns y")).toBe("\t * @returns y");
+  });
+
   it("gives up when the lines follow no single rule", () => {
     expect(
       inferReindent(

@@ -8,20 +8,27 @@ function leadingWhitespace(line: string): string {
 }
 
 /**
- * The indentation unit a set of leading-whitespace strings is written in: tabs, or the space
- * width that divides the most of them (wider wins a tie; doc-comment lines like "   * x" carry
- * one extra space and are outvoted).
+ * The indentation unit a set of leading-whitespace strings is written in: tabs when most start
+ * with one; the `prior` space width when every lead fits it; else the widest space width that
+ * explains nearly all of them (see below).
  */
-function detectUnit(leads: readonly string[]): Unit | null {
+function detectUnit(leads: readonly string[], prior: Unit | null = null): Unit | null {
   const indented = leads.filter((lead) => lead.length > 0);
   if (indented.length === 0) return null;
-  if (indented.some((lead) => lead.startsWith("\t"))) return { kind: "tab" };
-  let best = { width: 1, count: 0 };
-  for (const width of [8, 4, 3, 2]) {
-    const count = indented.filter((lead) => lead.length % width === 0).length;
-    if (count > best.count) best = { width, count };
-  }
-  return { kind: "spaces", width: best.width };
+  const tabbed = indented.filter((lead) => lead.startsWith("\t")).length;
+  if (tabbed * 2 > indented.length) return { kind: "tab" };
+  // The prior fits when every lead is whole levels of it, or one more space (doc comments).
+  if (prior?.kind === "spaces" && indented.every((lead) => lead.length % prior.width <= 1))
+    return prior;
+  // Each width explains whole levels and doc-comment lines (a level plus one space); the widest
+  // that explains nearly as many leads as any other wins, so a stray odd lead cannot halve it.
+  const widths = [8, 4, 3, 2, 1];
+  const explained = widths.map(
+    (width) => indented.filter((lead) => lead.length % width <= 1).length,
+  );
+  const most = Math.max(...explained);
+  const width = widths.find((_, position) => explained[position] >= most * 0.9) ?? 1;
+  return { kind: "spaces", width };
 }
 
 function sameUnit(left: Unit, right: Unit): boolean {
@@ -72,11 +79,17 @@ export function inferReindent(
   );
   if (leads.every(([patchLead, fileLead]) => patchLead === fileLead)) return null;
   const added = addedLines.filter((line) => !isBlank(line));
-  const patchUnit = detectUnit([
-    ...leads.map(([patchLead]) => patchLead),
-    ...added.map(leadingWhitespace),
-  ]);
-  const fileUnit = detectUnit(leads.map(([, fileLead]) => fileLead)) ?? detectUnit(fileLeads());
+  // The rest of the file shows the unit the patch was most likely written in.
+  const fileWide = detectUnit(fileLeads());
+  const patchUnit = detectUnit(
+    [...leads.map(([patchLead]) => patchLead), ...added.map(leadingWhitespace)],
+    fileWide,
+  );
+  const fileUnit =
+    detectUnit(
+      leads.map(([, fileLead]) => fileLead),
+      fileWide,
+    ) ?? fileWide;
   // A different unit (spaces for tabs) is converted level by level; the same unit is a shift.
   if (patchUnit && fileUnit && !sameUnit(patchUnit, fileUnit)) {
     const converted = convertUnits(leads, added, patchUnit, fileUnit);

@@ -26,6 +26,13 @@ describe("splitText", () => {
 });
 
 describe("dominantLineEnding", () => {
+  it("is what splitText counts too", () => {
+    expect(splitText("a\r\nb\r\nc\n").dominantEnding).toBe("\r\n");
+    expect(splitText("a\r\nb\nc\n").dominantEnding).toBe("\n");
+    expect(splitText("a\r\nb").dominantEnding).toBe("\r\n");
+    expect(splitText("").dominantEnding).toBe("\n");
+  });
+
   it("follows the majority and defaults to LF", () => {
     expect(dominantLineEnding(["\r\n", "\r\n", "\n"])).toBe("\r\n");
     expect(dominantLineEnding(["\n", "\r\n"])).toBe("\n");

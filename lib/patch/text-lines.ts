@@ -8,6 +8,14 @@ export interface SplitText {
   byteOrderMark: boolean;
 }
 
+/** A split text that also knows where each line starts in the original string, to copy spans. */
+export interface IndexedText extends SplitText {
+  /** Offset in the original string (byte-order mark included) where each line starts. */
+  starts: number[];
+  /** The ending new lines should get (see {@link dominantLineEnding}). */
+  dominantEnding: "\n" | "\r\n";
+}
+
 const byteOrderMarkCode = 0xfeff;
 const carriageReturnCode = 13;
 
@@ -15,29 +23,33 @@ const carriageReturnCode = 13;
  * Splits a text into lines on "\n", recording "\r\n" endings separately so CRLF files keep their
  * endings. A leading byte-order mark is set aside so a hunk that replaces line 1 cannot drop it.
  */
-export function splitText(text: string): SplitText {
+export function splitText(text: string): IndexedText {
   const byteOrderMark = text.charCodeAt(0) === byteOrderMarkCode;
-  const body = byteOrderMark ? text.slice(1) : text;
   const lines: string[] = [];
   const endings: LineEnding[] = [];
-  let start = 0;
-  while (start < body.length) {
-    const newline = body.indexOf("\n", start);
+  const starts: number[] = [];
+  let start = byteOrderMark ? 1 : 0;
+  let crlf = 0;
+  while (start < text.length) {
+    starts.push(start);
+    const newline = text.indexOf("\n", start);
     if (newline === -1) {
-      lines.push(body.slice(start));
+      lines.push(text.slice(start));
       endings.push("");
       break;
     }
-    if (newline > start && body.charCodeAt(newline - 1) === carriageReturnCode) {
-      lines.push(body.slice(start, newline - 1));
+    if (newline > start && text.charCodeAt(newline - 1) === carriageReturnCode) {
+      lines.push(text.slice(start, newline - 1));
       endings.push("\r\n");
+      crlf += 1;
     } else {
-      lines.push(body.slice(start, newline));
+      lines.push(text.slice(start, newline));
       endings.push("\n");
     }
     start = newline + 1;
   }
-  return { lines, endings, byteOrderMark };
+  const lf = endings.length - crlf - (endings.at(-1) === "" ? 1 : 0);
+  return { lines, endings, byteOrderMark, starts, dominantEnding: crlf > lf ? "\r\n" : "\n" };
 }
 
 /** Rebuilds the text that {@link splitText} split. */

@@ -24,7 +24,14 @@ const tree = (root: string) => fs.readdirSync(root, { recursive: true }).map(Str
 describe("writeUpdates", () => {
   it("writes, creates and deletes, leaving no temporary files", () => {
     const root = folder({ "a.txt": "a\n", "dir/b.txt": "b\n" });
-    writeUpdates(root, new Map([["a.txt", "A\n"], ["dir/b.txt", null], ["new/deep/c.txt", "c\n"]]));
+    writeUpdates(
+      root,
+      new Map([
+        ["a.txt", "A\n"],
+        ["dir/b.txt", null],
+        ["new/deep/c.txt", "c\n"],
+      ]),
+    );
     expect(tree(root)).toEqual(["a.txt", "new", "new/deep", "new/deep/c.txt"]);
     expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("A\n");
   });
@@ -34,7 +41,16 @@ describe("writeUpdates", () => {
     // A directory where a file must go makes the rename fail after a.txt was replaced.
     fs.mkdirSync(path.join(root, "c.txt"));
     fs.writeFileSync(path.join(root, "c.txt", "inside"), "x");
-    expect(() => writeUpdates(root, new Map([["a.txt", "A\n"], ["b.txt", null], ["c.txt", "C\n"]]))).toThrow();
+    expect(() =>
+      writeUpdates(
+        root,
+        new Map([
+          ["a.txt", "A\n"],
+          ["b.txt", null],
+          ["c.txt", "C\n"],
+        ]),
+      ),
+    ).toThrow();
     expect(fs.readFileSync(path.join(root, "a.txt"), "utf8")).toBe("a\n");
     expect(fs.readFileSync(path.join(root, "b.txt"), "utf8")).toBe("b\n");
     expect(tree(root)).toEqual(["a.txt", "b.txt", "c.txt", "c.txt/inside"]);
@@ -44,7 +60,9 @@ describe("writeUpdates", () => {
     const outside = folder({ "target.txt": "t\n" });
     const root = folder({});
     fs.symlinkSync(outside, path.join(root, "link"));
-    expect(() => writeUpdates(root, new Map([["link/target.txt", "owned\n"]]))).toThrow(/symbolic link link/);
+    expect(() => writeUpdates(root, new Map([["link/target.txt", "owned\n"]]))).toThrow(
+      /symbolic link link/,
+    );
     expect(fs.readFileSync(path.join(outside, "target.txt"), "utf8")).toBe("t\n");
   });
 });
