@@ -41,6 +41,8 @@ export function enforcePathPolicy(patch: ParsedPatch): FailureEntry[] {
     check(file, "path");
     check(file, "targetPath");
     check(file, "alternatePath");
+    // "--- ./x" and "+++ x" name one file.
+    if (file.alternatePath === file.path) file.alternatePath = null;
   }
   return violations;
 }

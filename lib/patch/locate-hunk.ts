@@ -168,7 +168,7 @@ export function locateHunk(
   const rivalled = (chosen: number) =>
     statedStart !== null && statedPlaceRivals(index, hunk, oldLines, statedStart, chosen);
   const rivalMessage = (chosen: number) =>
-    `the hunk matches at line ${chosen + 1}, but line ${(statedStart ?? 0) + 1}, where its header puts it, holds nearly the same lines: the file changed there`;
+    `the hunk matches at line ${chosen + 1}, but line ${(statedStart ?? 0) + 1}, where its header puts it, holds nearly the same lines: the file changed where the patch was aimed, so re-read both places`;
 
   const claimsEnd = hunk.endOfFile || hunk.oldEndsWithoutNewline;
   for (const comparison of lineComparisons) {
@@ -195,7 +195,7 @@ export function locateHunk(
         starts.length > candidateLimit ? `more than ${candidateLimit}` : String(starts.length);
       return refuse(
         "PATCH_AMBIGUOUS_MATCH",
-        `the hunk matches ${many} places equally well (lines ${lineNumbers(shown)}); add unchanged lines that only one of them has`,
+        `the hunk matches ${many} places equally well (lines ${lineNumbers(shown)})`,
         shown,
       );
     }
