@@ -1,9 +1,9 @@
 import { applyFileOperation } from "./apply-file-operation";
 import { ChangeLog } from "./change-log";
+import { parsePatch } from "./parse-patch";
 import { buildPatchFailure, type FailureEntry, fileFailure } from "./patch-failure";
 import type { FilePatch, ParsedPatch } from "./patch-model";
 import type { LooseMatch, PatchFailure, PatchFileSource, PatchResult } from "./patch-result";
-import { parsePatch } from "./parse-patch";
 import { normalizeWorkspacePath } from "./path-policy";
 import { planVerification } from "./verification-plan";
 import { WorkspaceView } from "./workspace-view";

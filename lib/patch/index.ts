@@ -17,4 +17,4 @@ export type {
   VerificationCheck,
   VerificationPlan,
 } from "./patch-result";
-export { type PathCheck, normalizeWorkspacePath } from "./path-policy";
+export { normalizeWorkspacePath, type PathCheck } from "./path-policy";

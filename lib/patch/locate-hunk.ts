@@ -1,5 +1,4 @@
 import { findGappedPlacements } from "./align-with-gaps";
-import { statedPlaceRivals } from "./stated-place-conflict";
 import type { LineIndex } from "./line-index";
 import {
   foldLookalikes,
@@ -9,6 +8,7 @@ import {
 } from "./line-tolerance";
 import { type Hunk, oldSideLines } from "./patch-model";
 import type { MatchTolerance } from "./patch-result";
+import { statedPlaceRivals } from "./stated-place-conflict";
 
 /** Where a hunk's old side sits in the file, and how strictly it matched. */
 export interface HunkPlacement {
@@ -243,8 +243,17 @@ export function locateHunk(
       starts,
     );
   }
+  // Models list hunks out of order; say so rather than leave them guessing.
+  const wantedLoosely = oldLines.map((line) => normalizeLine(line, "unicode-lookalike"));
+  const earlier = index
+    .findBlock("unicode-lookalike", wantedLoosely, 0, 1)
+    .find((start) => start + count <= cursor);
+  const hint =
+    earlier === undefined
+      ? ""
+      : `; it matches line ${earlier + 1}, above the previous hunk: list hunks in file order`;
   return refuse(
     "PATCH_CONTEXT_NOT_FOUND",
-    `the hunk's context and removed lines were not found${cursor > 0 ? ` after line ${cursor}` : ""}, even ignoring whitespace and look-alike characters`,
+    `the hunk's context and removed lines were not found${cursor > 0 ? ` after line ${cursor}` : ""}, even ignoring whitespace and look-alike characters${hint}`,
   );
 }

@@ -1,0 +1,118 @@
+/**
+ * Patches the way chat models actually write them: fenced, wrapped in prose, with wrong or
+ * missing hunk counts, stripped blank context lines, lost indentation, shortened anchors.
+ */
+import { describe, expect, it } from "vitest";
+import { applyPatch } from "./apply-patch";
+import type { PatchResult } from "./patch-result";
+
+const app = [
+  'import { useState } from "react";',
+  "",
+  "export function Counter() {",
+  "  const [count, setCount] = useState(0);",
+  "",
+  "  return (",
+  '    <button type="button" onClick={() => setCount(count + 1)}>',
+  "      Clicked {count} times",
+  "    </button>",
+  "  );",
+  "}",
+  "",
+].join("\n");
+
+const files = new Map([["src/Counter.tsx", app]]);
+
+function textOf(result: PatchResult): string | null | undefined {
+  if (!result.ok) throw new Error(result.summary);
+  return result.updates.get("src/Counter.tsx");
+}
+
+describe("patches as models write them", () => {
+  it("applies a fenced diff with prose, wrong counts and a blank context line without its space", () => {
+    const patch = [
+      "Here's the change to add a reset button:",
+      "",
+      "```diff",
+      "--- a/src/Counter.tsx",
+      "+++ b/src/Counter.tsx",
+      "@@ -4,7 +4,10 @@ export function Counter() {",
+      "   const [count, setCount] = useState(0);",
+      "",
+      "   return (",
+      '-    <button type="button" onClick={() => setCount(count + 1)}>',
+      "+    <>",
+      '+      <button type="button" onClick={() => setCount(count + 1)}>',
+      "```",
+      "",
+      "This keeps the existing behaviour.",
+    ].join("\n");
+    expect(textOf(applyPatch({ files, patch }))).toContain(
+      '    <>\n      <button type="button" onClick',
+    );
+  });
+
+  it("applies hunks whose headers carry no numbers at all", () => {
+    const patch =
+      '--- src/Counter.tsx\n+++ src/Counter.tsx\n@@ ... @@\n-      Clicked {count} times\n+      Clicked {count} {count === 1 ? "time" : "times"}\n';
+    expect(textOf(applyPatch({ files, patch }))).toContain(
+      'Clicked {count} {count === 1 ? "time" : "times"}',
+    );
+  });
+
+  it("re-indents lines a model wrote flush left when its context was flush left too", () => {
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: src/Counter.tsx",
+      "@@ export function Counter",
+      " const [count, setCount] = useState(0);",
+      "+const reset = () => setCount(0);",
+      "",
+      " return (",
+      "*** End Patch",
+    ].join("\n");
+    expect(textOf(applyPatch({ files, patch }))).toContain(
+      "  const [count, setCount] = useState(0);\n  const reset = () => setCount(0);\n\n  return (",
+    );
+  });
+
+  it("takes curly quotes in context for the file's straight ones, writing added lines as sent", () => {
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: src/Counter.tsx",
+      "@@",
+      " import { useState } from \u201creact\u201d;",
+      '+import { useEffect } from "react";',
+      "*** End Patch",
+    ].join("\n");
+    expect(textOf(applyPatch({ files, patch }))).toMatch(
+      /^import \{ useState \} from "react";\nimport \{ useEffect \} from "react";\n/,
+    );
+  });
+
+  it("reads a git header without --- / +++ lines", () => {
+    const patch =
+      "diff --git a/src/Counter.tsx b/src/Counter.tsx\n@@ -11 +11 @@\n-}\n+} // Counter\n";
+    expect(textOf(applyPatch({ files, patch }))).toMatch(/\n\} \/\/ Counter\n$/);
+  });
+
+  it("says when hunks came out of order", () => {
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: src/Counter.tsx",
+      "@@",
+      "-      Clicked {count} times",
+      "+      Clicked {count}",
+      "@@",
+      "-export function Counter() {",
+      "+export default function Counter() {",
+      "*** End Patch",
+    ].join("\n");
+    const result = applyPatch({ files, patch });
+    expect(result.ok).toBe(false);
+    if (!result.ok)
+      expect(result.failures[0].message).toMatch(
+        /it matches line 3, above the previous hunk: list hunks in file order$/,
+      );
+  });
+});
