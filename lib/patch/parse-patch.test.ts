@@ -18,6 +18,14 @@ describe("parsePatch", () => {
     ).toEqual([["x", 2]]);
   });
 
+  it("refuses a unified diff beside a Begin Patch envelope rather than drop it", () => {
+    const outcome = parsePatch(
+      "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n*** Begin Patch\n*** Delete File: y\n*** End Patch\n",
+    );
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.failure).toMatchObject({ line: 1, found: "--- a/x" });
+  });
+
   it("asks for *** Begin Patch when a model forgot it", () => {
     expect(parsePatch("*** Update File: a\n@@\n-x\n+y\n")).toEqual({
       ok: false,

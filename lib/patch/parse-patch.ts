@@ -2,6 +2,7 @@ import { extractPatchLines } from "./extract-patch-lines";
 import { isBeginPatchMarker, parseBeginPatch } from "./parse-begin-patch";
 import { parseUnifiedDiff } from "./parse-unified-diff";
 import type { ParseOutcome } from "./patch-model";
+import { isFileHeaderPair } from "./read-hunk-body";
 
 const beginPatchHeaderPattern = /^\s*\*\*\* (Add|Update|Delete) File:/;
 
@@ -12,7 +13,27 @@ const beginPatchHeaderPattern = /^\s*\*\*\* (Add|Update|Delete) File:/;
  */
 export function parsePatch(text: string): ParseOutcome {
   const lines = extractPatchLines(text);
-  if (lines.some((line) => isBeginPatchMarker(line.text))) return parseBeginPatch(lines);
+  if (lines.some((line) => isBeginPatchMarker(line.text))) {
+    // A unified diff beside the envelope would be silently dropped: refuse the mix instead.
+    const begin = lines.findIndex((line) => isBeginPatchMarker(line.text));
+    const end = lines.findLastIndex((line) => line.text.trim() === "*** End Patch");
+    const outside = lines.find(
+      (line, index) =>
+        (index < begin || (end !== -1 && index > end)) &&
+        (line.text.startsWith("diff --git ") || isFileHeaderPair(lines, index)),
+    );
+    if (outside) {
+      return {
+        ok: false,
+        failure: {
+          line: outside.number,
+          expected: "one format: a *** Begin Patch patch or a unified diff, not both",
+          found: outside.text,
+        },
+      };
+    }
+    return parseBeginPatch(lines);
+  }
   const beginPatchHeader = lines.find((line) => beginPatchHeaderPattern.test(line.text));
   if (beginPatchHeader) {
     return {
