@@ -35,7 +35,7 @@ const placements = (target: Hunk) =>
   );
 
 describe("findGappedPlacements", () => {
-  it("tolerates a context line the file no longer has, and one more gap", () => {
+  it("tolerates one context line the file no longer has, not two", () => {
     const twoGaps = hunk([
       " function total(items) {",
       " // gone",
@@ -44,16 +44,7 @@ describe("findGappedPlacements", () => {
       "+  return sum * 2;",
       " }",
     ]);
-    expect(placements(twoGaps)).toEqual([{ start: 1, end: 6, mapping: [1, -1, 2, 4, 5], gaps: 2 }]);
-    const threeGaps = hunk([
-      " function total(items) {",
-      " // gone",
-      " // also gone",
-      "   let sum = 0;",
-      "-  return sum;",
-      " }",
-    ]);
-    expect(placements(threeGaps)).toEqual([]);
+    expect(placements(twoGaps)).toEqual([]);
     const near = hunk([
       " function total(items) {",
       " // a comment that is gone",

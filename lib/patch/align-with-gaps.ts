@@ -2,8 +2,12 @@ import type { LineIndex } from "./line-index";
 import { normalizeLine } from "./line-tolerance";
 import type { Hunk } from "./patch-model";
 
-/** The most context lines that may be missing from the file or extra in it, together. */
-export const maximumGaps = 2;
+/**
+ * The most context lines that may be missing from the file or extra in it. One covers a line a
+ * model dropped or invented; two already let a stale hunk slide onto a look-alike a few lines
+ * away (a changed line counts as one missing plus one extra).
+ */
+export const maximumGaps = 1;
 
 /** A placement of a hunk's old side where some context lines are missing or extra. */
 export interface GappedPlacement {
@@ -89,7 +93,7 @@ function hasEnoughEvidence(shape: HunkShape, mapping: number[]): boolean {
 }
 
 /**
- * The last tolerance: finds where a hunk fits if up to {@link maximumGaps} context lines are
+ * The last tolerance: finds where a hunk fits if {@link maximumGaps} context line is
  * missing from the file or extra in it — what happens when a model drops or invents a context
  * line. Removed lines must all match, each run of them contiguously; the lines around a pure
  * insertion must match and touch; at least three lines (two with letters or digits) must match.

@@ -70,13 +70,13 @@ export interface MeasuredOffset {
 /**
  * Places one hunk in the file lines `from` (the end of the previous hunk) to `until` (the start
  * of the next, when known), strictest first: exactly at the header's line (moved by the offset
- * its neighbours measured) when the header is trustworthy; then exactly anywhere; then ignoring trailing
- * whitespace, all surrounding whitespace, and Unicode look-alikes; then with up to two context
- * lines missing or extra. At each step, more than one place is PATCH_AMBIGUOUS_MATCH — unless
- * exactly one of them is where a trustworthy header or an end-of-file claim (`*** End of File`,
- * `\ No newline at end of file`) puts it. Line numbers never choose between equal matches
- * otherwise: models get them wrong. And a match away from the header's line is refused when the
- * header's line holds nearly the same lines (see {@link statedPlaceRivals}).
+ * its neighbours measured) when the header is trustworthy; then exactly anywhere; then ignoring
+ * trailing whitespace, all surrounding whitespace, and Unicode look-alikes; then with one
+ * context line missing or extra. At each step, more than one place is PATCH_AMBIGUOUS_MATCH —
+ * unless exactly one of them is where a trustworthy header or an end-of-file claim
+ * (`*** End of File`, `\ No newline at end of file`) puts it. Line numbers never choose between
+ * equal matches otherwise: models get them wrong. And a match away from the header's line is
+ * refused when the header's line holds nearly the same lines (see {@link statedPlaceRivals}).
  */
 export function locateHunk(
   index: LineIndex,

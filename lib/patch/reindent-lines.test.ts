@@ -66,6 +66,20 @@ describe("inferReindent", () => {
     expect(reindent?.("     * @returns y")).toBe("\t * @returns y");
   });
 
+  it("tries the file's own unit when the patch's leads suggest a narrower one", () => {
+    const pairs: [string, string][] = [
+      ["        const text = `", "\t\tconst text = `"],
+      ["          let flag = false;", "\t\t  let flag = false;"],
+      ["            push(item);", "\t\t\tpush(item);"],
+    ];
+    const reindent = inferReindent(pairs, ["          for (;;) {"], () => [
+      "    ",
+      "        ",
+      "            ",
+    ]);
+    expect(reindent?.("          for (;;) {")).toBe("\t\t  for (;;) {");
+  });
+
   it("gives up when the lines follow no single rule", () => {
     expect(
       inferReindent(

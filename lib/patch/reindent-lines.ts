@@ -79,25 +79,38 @@ export function inferReindent(
   );
   if (leads.every(([patchLead, fileLead]) => patchLead === fileLead)) return null;
   const added = addedLines.filter((line) => !isBlank(line));
-  // The rest of the file shows the unit the patch was most likely written in.
+  // The rest of the file shows the unit the patch was most likely written in; the patch's own
+  // leads are the other witness. Each is tried, so a stray lead cannot hide the right one.
   const fileWide = detectUnit(fileLeads());
-  const patchUnit = detectUnit(
-    [...leads.map(([patchLead]) => patchLead), ...added.map(leadingWhitespace)],
-    fileWide,
-  );
+  const patchLeads = [...leads.map(([patchLead]) => patchLead), ...added.map(leadingWhitespace)];
+  const patchUnits = [
+    detectUnit(patchLeads, fileWide),
+    fileWide?.kind === "spaces" ? fileWide : null,
+    detectUnit(patchLeads),
+  ];
   const fileUnit =
     detectUnit(
       leads.map(([, fileLead]) => fileLead),
       fileWide,
     ) ?? fileWide;
+  if (!fileUnit) return shiftByPrefix(leads, added);
+  const candidates = patchUnits.filter(
+    (unit, position): unit is Unit =>
+      unit !== null &&
+      patchUnits.findIndex((other) => other !== null && sameUnit(other, unit)) === position,
+  );
   // A different unit (spaces for tabs) is converted level by level; the same unit is a shift.
-  if (patchUnit && fileUnit && !sameUnit(patchUnit, fileUnit)) {
+  for (const patchUnit of candidates) {
+    if (sameUnit(patchUnit, fileUnit)) continue;
     const converted = convertUnits(leads, added, patchUnit, fileUnit);
     if (converted) return converted;
   }
   return (
     shiftByPrefix(leads, added) ??
-    (patchUnit && fileUnit ? convertUnits(leads, added, patchUnit, fileUnit) : null)
+    candidates
+      .map((patchUnit) => convertUnits(leads, added, patchUnit, fileUnit))
+      .find((converted) => converted !== null) ??
+    null
   );
 }
 

@@ -30,7 +30,7 @@ function resemblesAt(index: LineIndex, oldLines: readonly string[], start: numbe
  * the hunk matched somewhere else (`chosen`): the file changed where the patch was aimed, and
  * the other match is a look-alike — a duplicated block, a stale edit. "Nearly" means the lines
  * there resemble the hunk's line by line, or the hunk fits within three lines of it at some
- * tolerance. Placements overlapping the stated place are the same place, not a rival.
+ * tolerance at a start other than the chosen one.
  */
 export function statedPlaceRivals(
   index: LineIndex,
@@ -39,13 +39,12 @@ export function statedPlaceRivals(
   stated: number,
   chosen: number,
 ): boolean {
-  const count = oldLines.length;
-  if (Math.abs(stated - chosen) < Math.max(count, nearby + 1)) return false;
+  if (stated === chosen) return false;
   if (resemblesAt(index, oldLines, stated)) return true;
   for (const comparison of lineComparisons) {
     const wanted = oldLines.map((line) => normalizeLine(line, comparison));
     for (let start = stated - nearby; start <= stated + nearby; start += 1) {
-      if (index.matchesAt(comparison, wanted, start)) return true;
+      if (start !== chosen && index.matchesAt(comparison, wanted, start)) return true;
     }
   }
   const bounds = {
@@ -53,5 +52,7 @@ export function statedPlaceRivals(
     until: index.length,
     lastStart: stated + nearby,
   };
-  return findGappedPlacements(index, hunk, bounds, 2).length > 0;
+  return findGappedPlacements(index, hunk, bounds, 3).some(
+    (placement) => placement.start !== chosen,
+  );
 }
