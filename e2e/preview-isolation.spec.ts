@@ -24,12 +24,8 @@ test.describe("the preview cannot reach the builder's data", () => {
         return { rejected: String(error) };
       }
     });
-    if ("rejected" in read) {
-      expect(read.rejected).toMatch(/TypeError|Failed to fetch/);
-    } else {
-      expect(read.ok).toBe(false);
-      expect(read.body).not.toContain(app.id);
-    }
+    // From the opaque origin the response is never readable: Chromium rejects the fetch (CORS).
+    expect(read).toEqual({ rejected: expect.stringMatching(/TypeError|Failed to fetch/) });
 
     const write = await frame.evaluate(async (name) => {
       try {
@@ -44,7 +40,7 @@ test.describe("the preview cannot reach the builder's data", () => {
         return { rejected: String(error) };
       }
     }, "Created by preview code");
-    if (!("rejected" in write)) expect(write.status).toBeGreaterThanOrEqual(400);
+    expect(write).toEqual({ rejected: expect.stringMatching(/TypeError|Failed to fetch/) });
 
     const beacon = await frame.evaluate(
       (name) =>
