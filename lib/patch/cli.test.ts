@@ -142,6 +142,23 @@ describe("patch CLI", () => {
     expect(run.stderr).toContain("usage: npm run patch");
   });
 
+  it("resolves relative paths from where the caller ran npm", () => {
+    const root = folderWith({ "src/app.ts": "const a = 1;\nconst b = 2;\n" });
+    const diff = patchFile(update);
+    const saved = process.env.INIT_CWD;
+    process.env.INIT_CWD = path.dirname(root);
+    try {
+      const run = cli(["--dir", path.basename(root), path.relative(path.dirname(root), diff)]);
+      expect(run.exitCode).toBe(0);
+    } finally {
+      if (saved === undefined) delete process.env.INIT_CWD;
+      else process.env.INIT_CWD = saved;
+    }
+    expect(fs.readFileSync(path.join(root, "src/app.ts"), "utf8")).toBe(
+      "const a = 1;\nconst b = 3;\n",
+    );
+  });
+
   it("runs as `npm run patch`", () => {
     const root = folderWith({ "src/app.ts": "const a = 1;\nconst b = 2;\n" });
     const output = execFileSync(

@@ -47,6 +47,11 @@ function parseArguments(argv: readonly string[]): CliArguments | string {
   return { directory, patchFile, dryRun };
 }
 
+/** Relative paths are the caller's: `npm run` moves to the project root but keeps INIT_CWD. */
+function fromCaller(relative: string): string {
+  return path.resolve(process.env.INIT_CWD ?? process.cwd(), relative);
+}
+
 /** The result as JSON: the updates' texts are on disk (or, dry, nowhere), so only their paths are printed. */
 function render(result: PatchResult, dryRun: boolean): string {
   if (!result.ok) return `${JSON.stringify(result, null, 2)}\n`;
@@ -73,10 +78,12 @@ export function runCli(argv: readonly string[], streams: CliStreams = processStr
   let root: string;
   let patchText: string;
   try {
-    root = fs.realpathSync(parsed.directory);
+    root = fs.realpathSync(fromCaller(parsed.directory));
     if (!fs.statSync(root).isDirectory()) throw new Error(`${parsed.directory} is not a directory`);
     patchText =
-      parsed.patchFile === "-" ? streams.stdin() : fs.readFileSync(parsed.patchFile, "utf8");
+      parsed.patchFile === "-"
+        ? streams.stdin()
+        : fs.readFileSync(fromCaller(parsed.patchFile), "utf8");
   } catch (error) {
     streams.stderr(`${error instanceof Error ? error.message : String(error)}\n${usage}\n`);
     return 2;
