@@ -2,6 +2,7 @@ import type { HunkFailure } from "./apply-hunks";
 import type { PatchErrorCode } from "./error-codes";
 import { summarizeFailures } from "./failure-summary";
 import type { LineIndex } from "./line-index";
+import { normalizeLine } from "./line-tolerance";
 import { findNearestMatch } from "./nearest-match";
 import { type Hunk, oldSideLines } from "./patch-model";
 import type { PatchFailure, PatchFailureDetail } from "./patch-result";
@@ -15,6 +16,28 @@ export interface FailureEntry {
 
 const maximumExpectedLines = 60;
 const maximumAmbiguousWindows = 3;
+const maximumQuotedLength = 120;
+
+function clip(text: string): string {
+  return JSON.stringify(
+    text.length > maximumQuotedLength ? `${text.slice(0, maximumQuotedLength)}…` : text,
+  );
+}
+
+/** Where the closest block first differs from the hunk — usually the line that changed. */
+function firstDifference(index: LineIndex, expected: readonly string[], start: number): string {
+  for (let offset = 0; offset < expected.length; offset += 1) {
+    const actual = index.lines[start + offset];
+    if (actual === undefined) return "";
+    if (
+      normalizeLine(actual, "unicode-lookalike") !==
+      normalizeLine(expected[offset], "unicode-lookalike")
+    ) {
+      return `; line ${start + offset + 1} reads ${clip(actual)} where the hunk expects ${clip(expected[offset])}`;
+    }
+  }
+  return "";
+}
 
 /** A failure about a whole file (or, with a null path, the whole patch). */
 export function fileFailure(
@@ -60,6 +83,7 @@ export function hunkFailure(
   const nearest = findNearestMatch(index, expected, hint);
   if (nearest) {
     detail.nearest_match = { start_line: nearest.start + 1, similarity: nearest.similarity };
+    detail.message += firstDifference(index, expected, nearest.start);
     windows.push(windowAround(path, index.lines, nearest.start, expected.length));
   } else if (hunk.statedIndex !== null || failure.searchFrom > 0) {
     windows.push(windowAround(path, index.lines, hint, expected.length));
