@@ -71,7 +71,7 @@ function describeHunk(hunk: Hunk): HunkShape {
 }
 
 /** Deleted file lines and insertion positions: two alignments with the same signature edit alike. */
-function signature(shape: HunkShape, mapping: number[], start: number): string {
+function signature(shape: HunkShape, mapping: readonly number[], start: number): string {
   const deleted = shape.lines.flatMap((line, index) => (line.isDelete ? [mapping[index]] : []));
   const insertions = shape.insertionBoundaries.map((boundary) => {
     for (let index = boundary - 1; index >= 0; index -= 1)
@@ -79,6 +79,14 @@ function signature(shape: HunkShape, mapping: number[], start: number): string {
     return start;
   });
   return `${deleted.join(",")}|${insertions.join(",")}`;
+}
+
+/**
+ * What a placement would do to the file — which lines it deletes and where it inserts — so two
+ * alignments of the same edit (one skipping a context line, one not) count as one place.
+ */
+export function editSignature(hunk: Hunk, mapping: readonly number[], start: number): string {
+  return signature(describeHunk(hunk), mapping, start);
 }
 
 function hasEnoughEvidence(shape: HunkShape, mapping: number[]): boolean {

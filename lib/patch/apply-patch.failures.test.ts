@@ -237,7 +237,9 @@ describe("applyPatch: every error code, nothing changed", () => {
       ["PATCH_CONTEXT_NOT_FOUND", "src/cart.ts", 1],
       ["PATCH_FILE_NOT_FOUND", "missing.ts", null],
     ]);
-    expect(result.failures[0].message).toMatch(/; line 2 reads " {2}let sum = 0;" where the hunk expects " {2}let sum = 1;"$/);
+    expect(result.failures[0].message).toMatch(
+      /; line 2 reads " {2}let sum = 0;" where the hunk expects " {2}let sum = 1;"$/,
+    );
     expect(result.failures[0].expected_lines).toEqual([
       "export function total(items) {",
       "  let sum = 1;",

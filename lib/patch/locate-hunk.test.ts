@@ -180,6 +180,20 @@ describe("locateHunk", () => {
     expect(place(twice, hunk([" a", "-b"]), 4)).toMatchObject({ code: "PATCH_CONTEXT_NOT_FOUND" });
   });
 
+  it("does not take another alignment of the same edit near the header's line for a rival", () => {
+    const block = ["alpha one", "beta two", "gamma three", "delta four", "epsilon five"];
+    const filler = Array.from({ length: 6 }, (_, line) => `filler ${line}`);
+    const moved = file([...filler, ...block, ...filler]);
+    const target = hunk(
+      [" alpha one", " beta two", "-gamma three", "+GAMMA", " delta four", " epsilon five"],
+      {
+        statedIndex: 10,
+        headerTrusted: true,
+      },
+    );
+    expect(place(moved, target)).toEqual({ start: 6, tolerance: "offset" });
+  });
+
   it("narrows the search with anchors, exact or shortened, and fails on a missing one", () => {
     expect(place(text, hunk(["-}", "+};"], { anchors: ["function two() {"] }))).toEqual({
       start: 8,

@@ -165,8 +165,9 @@ export function locateHunk(
       },
     };
   }
-  const rivalled = (chosen: number) =>
-    statedStart !== null && statedPlaceRivals(index, hunk, oldLines, statedStart, chosen);
+  const rivalled = (start: number, mapping: readonly number[]) =>
+    statedStart !== null &&
+    statedPlaceRivals(index, hunk, oldLines, statedStart, { start, mapping });
   const rivalMessage = (chosen: number) =>
     `the hunk matches at line ${chosen + 1}, but line ${(statedStart ?? 0) + 1}, where its header puts it, holds nearly the same lines: the file changed where the patch was aimed, so re-read both places`;
 
@@ -199,7 +200,7 @@ export function locateHunk(
         shown,
       );
     }
-    if (rivalled(chosen))
+    if (rivalled(chosen, identity(chosen)))
       return refuse("PATCH_AMBIGUOUS_MATCH", rivalMessage(chosen), [chosen, statedStart ?? chosen]);
     const moved = statedStart !== null && chosen !== statedStart;
     const tolerance: MatchTolerance =
@@ -219,7 +220,7 @@ export function locateHunk(
   const gapped = findGappedPlacements(index, hunk, { from: cursor, until }, candidateLimit);
   if (gapped.length === 1) {
     const [placement] = gapped;
-    if (rivalled(placement.start))
+    if (rivalled(placement.start, placement.mapping))
       return refuse("PATCH_AMBIGUOUS_MATCH", rivalMessage(placement.start), [
         placement.start,
         statedStart ?? placement.start,

@@ -1,4 +1,4 @@
-import { findGappedPlacements } from "./align-with-gaps";
+import { editSignature, findGappedPlacements } from "./align-with-gaps";
 import type { LineIndex } from "./line-index";
 import { lineComparisons, normalizeLine } from "./line-tolerance";
 import { lineSimilarity } from "./nearest-match";
@@ -30,21 +30,25 @@ function resemblesAt(index: LineIndex, oldLines: readonly string[], start: numbe
  * the hunk matched somewhere else (`chosen`): the file changed where the patch was aimed, and
  * the other match is a look-alike — a duplicated block, a stale edit. "Nearly" means the lines
  * there resemble the hunk's line by line, or the hunk fits within three lines of it at some
- * tolerance at a start other than the chosen one.
+ * tolerance with an edit other than the chosen one (another alignment of the same edit is the
+ * same place).
  */
 export function statedPlaceRivals(
   index: LineIndex,
   hunk: Hunk,
   oldLines: readonly string[],
   stated: number,
-  chosen: number,
+  chosen: { start: number; mapping: readonly number[] },
 ): boolean {
-  if (stated === chosen) return false;
+  if (stated === chosen.start) return false;
   if (resemblesAt(index, oldLines, stated)) return true;
+  const chosenEdit = editSignature(hunk, chosen.mapping, chosen.start);
+  const identity = (start: number) => oldLines.map((_, offset) => start + offset);
   for (const comparison of lineComparisons) {
     const wanted = oldLines.map((line) => normalizeLine(line, comparison));
     for (let start = stated - nearby; start <= stated + nearby; start += 1) {
-      if (start !== chosen && index.matchesAt(comparison, wanted, start)) return true;
+      if (!index.matchesAt(comparison, wanted, start)) continue;
+      if (editSignature(hunk, identity(start), start) !== chosenEdit) return true;
     }
   }
   const bounds = {
@@ -53,6 +57,6 @@ export function statedPlaceRivals(
     lastStart: stated + nearby,
   };
   return findGappedPlacements(index, hunk, bounds, 3).some(
-    (placement) => placement.start !== chosen,
+    (placement) => editSignature(hunk, placement.mapping, placement.start) !== chosenEdit,
   );
 }
