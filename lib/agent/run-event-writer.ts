@@ -1,6 +1,6 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
-import { finishRunIfActive, insertRunEvent } from "@/db/queries/runs";
+import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
 import type { RunEventBus } from "./event-bus";
 import {
@@ -66,25 +66,33 @@ export class RunEventWriter {
     this.terminal = type;
     let ended = false;
     await this.enqueue(async () => {
-      const seq = this.nextSeq;
-      const row = await this.handle.db.transaction(async (transaction) => {
-        const stillActive = await finishRunIfActive(transaction, {
-          id: this.run.id,
-          ...redactSecrets(runUpdate),
-          finishedAt: new Date(),
-        });
-        if (!stillActive) return null;
-        return insertRunEvent(transaction, {
-          runId: this.run.id,
-          seq,
-          type,
-          payload: redactSecrets(payload),
-        });
-      });
-      if (!row) return null;
-      ended = true;
-      this.nextSeq += 1;
-      return row;
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const row = await this.handle.db.transaction(async (transaction) => {
+            const stillActive = await finishRunIfActive(transaction, {
+              id: this.run.id,
+              ...redactSecrets(runUpdate),
+              finishedAt: new Date(),
+            });
+            if (!stillActive) return null;
+            // The terminal event goes after whatever is stored, even if another writer (a process
+            // that lost its lock but still runs) appended events this writer never saw.
+            const stored = await getLastEventSeq(transaction, { runId: this.run.id });
+            return insertRunEvent(transaction, {
+              runId: this.run.id,
+              seq: Math.max(this.nextSeq, stored + 1),
+              type,
+              payload: redactSecrets(payload),
+            });
+          });
+          if (!row) return null;
+          ended = true;
+          this.nextSeq = row.seq + 1;
+          return row;
+        } catch (error) {
+          if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+        }
+      }
     });
     return ended;
   }
@@ -136,3 +144,8 @@ export function toRunEvent(
 }
 
 export { isTerminalRunEventType };
+
+function isUniqueViolation(error: unknown): boolean {
+  const candidate = error as { code?: string; cause?: { code?: string } };
+  return candidate.code === "23505" || candidate.cause?.code === "23505";
+}
