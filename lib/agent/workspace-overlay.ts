@@ -79,6 +79,17 @@ export class WorkspaceOverlay {
       this.textCache.set(path, decodeText(blobs.get(this.baseManifest.get(path)!.hash)!));
   }
 
+  /** Whether `peekText` can answer for this path without a read (edited, or preloaded). */
+  isLoaded(path: string): boolean {
+    return this.edits.has(path) || this.textCache.has(path);
+  }
+
+  /** Whether some file lives under this path, i.e. it is a directory of the overlay. */
+  isDirectory(path: string): boolean {
+    const prefix = `${path.replace(/\/+$/, "")}/`;
+    return this.paths().some((candidate) => candidate.startsWith(prefix));
+  }
+
   /** Synchronous read for paths already loaded (edited or preloaded). */
   peekText(path: string): string | undefined {
     if (this.edits.has(path)) return this.edits.get(path) ?? undefined;

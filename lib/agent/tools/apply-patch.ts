@@ -56,48 +56,32 @@ export const applyPatchTool = defineTool({
 
 /**
  * Runs the pure engine over the overlay. The engine reads synchronously, so the files the patch
- * names are loaded first; if it asked for one we had not loaded, load it and run again.
+ * names are loaded first; if it asked for one we had not loaded, load it and run once more. A file
+ * still unreadable after loading is binary, which the engine refuses as PATCH_FILE_NOT_TEXT.
  */
 export async function applyPatchToOverlay(
   overlay: WorkspaceOverlay,
   patch: string,
 ): Promise<PatchResult> {
   await overlay.preload(patchedPaths(patch).filter((path) => overlay.has(path)));
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const missing = new Set<string>();
+  const run = () => {
+    const unloaded = new Set<string>();
     const source: PatchFileSource = {
       get(path) {
         const text = overlay.peekText(path);
-        if (text === undefined && overlay.has(path)) missing.add(path);
+        if (text === undefined && overlay.has(path) && !overlay.isLoaded(path)) unloaded.add(path);
         return text;
       },
       has: (path) => overlay.has(path),
       keys: () => overlay.paths(),
+      isDirectory: (path) => overlay.isDirectory(path),
     };
-    const result = applyPatch({ files: source, patch });
-    const unloaded = [...missing].filter((path) => overlay.peekText(path) === undefined);
-    if (unloaded.length === 0) return result;
-    await overlay.preload(unloaded);
-    // Still undefined after loading means binary: say so instead of pretending it is missing.
-    const binary = unloaded.filter((path) => overlay.peekText(path) === undefined);
-    if (binary.length > 0) {
-      return {
-        ok: false,
-        code: "PATCH_FILE_NOT_FOUND",
-        summary: `${binary.join(", ")} is a binary file; binary files cannot be patched.`,
-        failures: binary.map((path) => ({
-          path,
-          hunk_index: null,
-          code: "PATCH_FILE_NOT_FOUND",
-          message: "binary file",
-          expected_lines: [],
-          nearest_match: null,
-        })),
-        refresh_windows: [],
-      } as unknown as PatchResult;
-    }
-  }
-  return applyPatch({ files: new Map(), patch });
+    return { result: applyPatch({ files: source, patch }), unloaded };
+  };
+  const first = run();
+  if (first.unloaded.size === 0) return first.result;
+  await overlay.preload([...first.unloaded]);
+  return run().result;
 }
 
 function patchFailure(

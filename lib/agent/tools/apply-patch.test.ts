@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "@/db/client";
+import { openDatabase } from "@/db/client";
+import { createApp } from "@/lib/workspace";
+import { WorkspaceOverlay } from "../workspace-overlay";
+import type { ToolContext } from "./agent-tool";
+import { applyPatchTool, patchedPaths } from "./apply-patch";
+
+const app = "export function App() {\n  return <h1>Old</h1>;\n}\n";
+const goodPatch =
+  "--- a/src/App.tsx\n+++ b/src/App.tsx\n@@ -1,3 +1,3 @@\n export function App() {\n-  return <h1>Old</h1>;\n+  return <h1>New</h1>;\n }\n";
+const stalePatch =
+  "--- a/src/App.tsx\n+++ b/src/App.tsx\n@@ -1,3 +1,3 @@\n export function Page() {\n-  return <h2>Nope</h2>;\n+  return <h2>New</h2>;\n }\n";
+
+describe("apply_patch over a run's overlay", () => {
+  let handle: DatabaseHandle;
+  let context: ToolContext;
+
+  beforeAll(async () => {
+    handle = await openDatabase({});
+  });
+  afterAll(async () => {
+    await handle.close();
+  });
+
+  async function freshContext(): Promise<ToolContext> {
+    const created = await createApp(handle.db, {
+      name: "overlay",
+      files: { "src/App.tsx": app, "logo.bin": new Uint8Array([0, 1, 2, 0]) },
+    });
+    const overlay = await WorkspaceOverlay.open(handle.db, {
+      appId: created.id,
+      revisionId: created.draftRevisionId!,
+    });
+    return {
+      overlay,
+      patchFailures: new Map(),
+      writeFileUnlocked: new Set(),
+      legacyWriteFileEnabled: false,
+      autoVerifyPatch: false,
+      verify: async () => ({ ok: true, diagnostics: [], duration_ms: 0 }),
+    };
+  }
+
+  it("applies to the overlay only, and later reads see the edit", async () => {
+    context = await freshContext();
+    const outcome = await applyPatchTool.execute({ patch: goodPatch }, context);
+    expect(outcome).toMatchObject({
+      ok: true,
+      details: { files: ["src/App.tsx"], additions: 1, deletions: 1 },
+    });
+    expect(await context.overlay.readText("src/App.tsx")).toContain("<h1>New</h1>");
+    expect(await context.overlay.changes()).toEqual([
+      { type: "write", path: "src/App.tsx", content: app.replace("Old", "New") },
+    ]);
+  });
+
+  it("counts failures per file, advises a re-read, and unlocks write_file after two", async () => {
+    context = await freshContext();
+    const first = await applyPatchTool.execute({ patch: stalePatch }, context);
+    expect(first).toMatchObject({ ok: false, details: { patch_failure_count: 1 } });
+    expect(context.writeFileUnlocked.size).toBe(0);
+    const second = await applyPatchTool.execute({ patch: stalePatch }, context);
+    expect(second).toMatchObject({
+      ok: false,
+      details: { patch_failure_count: 2, recommended_refresh: ["src/App.tsx"] },
+    });
+    expect((second as { output: { advice: string } }).output.advice).toContain("Re-read");
+    expect([...context.writeFileUnlocked]).toEqual(["src/App.tsx"]);
+    expect(await context.overlay.changes()).toEqual([]);
+  });
+
+  it("refuses to patch a binary file", async () => {
+    context = await freshContext();
+    const outcome = await applyPatchTool.execute(
+      { patch: "--- a/logo.bin\n+++ b/logo.bin\n@@ -1 +1 @@\n-x\n+y\n" },
+      context,
+    );
+    expect(outcome).toMatchObject({ ok: false, code: "PATCH_FILE_NOT_TEXT" });
+  });
+
+  it("names the files of both patch formats for titles and preloading", () => {
+    expect(patchedPaths(goodPatch)).toEqual(["src/App.tsx"]);
+    expect(
+      patchedPaths(
+        "*** Begin Patch\n*** Update File: a.ts\n*** Move to: b.ts\n@@\n-x\n+y\n*** Add File: c.ts\n+z\n*** End Patch",
+      ),
+    ).toEqual(["a.ts", "b.ts", "c.ts"]);
+  });
+});
