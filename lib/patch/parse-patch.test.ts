@@ -22,8 +22,7 @@ describe("parsePatch", () => {
     const outcome = parsePatch(
       "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n*** Begin Patch\n*** Delete File: y\n*** End Patch\n",
     );
-    expect(outcome.ok).toBe(false);
-    if (!outcome.ok) expect(outcome.failure).toMatchObject({ line: 1, found: "--- a/x" });
+    expect(outcome).toMatchObject({ ok: false, failure: { line: 1, found: "--- a/x" } });
   });
 
   it("asks for *** Begin Patch when a model forgot it", () => {
