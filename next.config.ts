@@ -11,6 +11,8 @@ const nextConfig: NextConfig = {
   ],
   // Separate build folders let parallel test runs build without clobbering each other.
   distDir: process.env.PATCHWORK_DIST_DIR || ".next",
+  // The build type-checks what ships; `npm run typecheck` covers tests, benchmarks and tools too.
+  typescript: { tsconfigPath: "tsconfig.build.json" },
   poweredByHeader: false,
   reactStrictMode: true,
 };
