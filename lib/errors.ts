@@ -1,3 +1,4 @@
+import { logServerError } from "./log";
 /**
  * The one error class of Patchwork. Every failure a caller can act on carries a code from
  * PRODUCT.md §2; everything else becomes a 500 whose cause is logged, never returned.
@@ -65,6 +66,6 @@ export class PatchworkError extends Error {
 /** Maps anything thrown in a route to the error envelope; unexpected causes go to the log only. */
 export function errorToResponse(error: unknown): Response {
   if (PatchworkError.isInstance(error)) return error.toResponse();
-  console.error("[patchwork] unexpected error", error);
+  logServerError("unexpected error", error);
   return new PatchworkError("INTERNAL_ERROR", "Something went wrong on the server.").toResponse();
 }

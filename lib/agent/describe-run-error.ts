@@ -1,4 +1,5 @@
 import { PatchworkError } from "@/lib/errors";
+import { logServerError } from "@/lib/log";
 import { runErrorCodes } from "./event-types";
 import { RunFailure } from "./run-failure";
 
@@ -57,7 +58,7 @@ export function describeRunError(error: unknown): { code: string; message: strin
       message: "The model provider could not be reached; the run stopped.",
     };
   }
-  console.error("[patchwork] run failed unexpectedly", error);
+  logServerError("run failed unexpectedly", error);
   return {
     code: runErrorCodes.internal,
     message: "The run failed because of an unexpected server error.",

@@ -1,5 +1,5 @@
 export { getRunEventBus, type RunEventBus } from "./event-bus";
 export { openRunEventStream } from "./run-event-stream";
-export { startRunRecovery, recoverInterruptedRuns } from "./run-recovery";
+export { recoverInterruptedRuns, startRunRecovery } from "./run-recovery";
 export { cancelRun, createRun, getRun } from "./run-service";
 export { sseHeaders } from "./sse";

@@ -1,22 +1,23 @@
 import "server-only";
 import {
   type JSONSchema7,
+  jsonSchema,
   type LanguageModel,
   type ModelMessage,
-  jsonSchema,
   stepCountIs,
   streamText,
   tool,
 } from "ai";
 import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
+import { logServerError } from "@/lib/log";
 import { runErrorCodes } from "./event-types";
-import { RunFailure } from "./run-failure";
 import type { RunEventWriter } from "./run-event-writer";
+import { RunFailure } from "./run-failure";
 import {
   type AgentTool,
-  type ToolContext,
   agentTools,
+  type ToolContext,
   unparsedArgumentsKey,
   validateToolInput,
 } from "./tools";
@@ -95,6 +96,9 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
       if ((error as { name?: string }).name !== "AI_InvalidToolInputError") return null;
       return { ...toolCall, input: JSON.stringify({ [unparsedArgumentsKey]: toolCall.input }) };
     },
+    // Errors arrive as `error` parts below and end the run there; the SDK's default handler
+    // would also print them raw, and provider errors can echo secrets.
+    onError: () => undefined,
     onStepFinish: (step) => {
       stepCount += 1;
       lastFinishReason = step.finishReason;
@@ -203,7 +207,7 @@ async function executeTool(
     const message = timedOut
       ? `${agentTool.name} did not finish within ${Math.round(input.toolTimeoutMs / 1000)} s.`
       : `${agentTool.name} failed unexpectedly.`;
-    if (!timedOut) console.error("[patchwork] tool failed", agentTool.name, error);
+    if (!timedOut) logServerError(`tool ${agentTool.name} failed`, error);
     if (input.signal.aborted) throw error;
     await writer.emit("tool.failed", {
       call_id: callId,

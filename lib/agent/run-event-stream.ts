@@ -2,6 +2,7 @@ import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { getAppRun, getRunById, listEventsAfter } from "@/db/queries/runs";
 import { PatchworkError } from "@/lib/errors";
+import { logServerError } from "@/lib/log";
 import { getRunEventBus } from "./event-bus";
 import { isTerminalRunEventType } from "./event-types";
 import { toRunEvent } from "./run-event-writer";
@@ -94,7 +95,7 @@ export async function openRunEventStream(
           clearTimeout(keepAliveTimer);
         }
       } catch (error) {
-        console.error("[patchwork] run stream failed", input.runId, error);
+        logServerError(`run stream ${input.runId} failed`, error);
       } finally {
         clearTimeout(keepAliveTimer);
         stop();

@@ -2,14 +2,14 @@ import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
+import { redactSecrets } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
 import {
+  isTerminalRunEventType,
   type RunEvent,
   type RunEventType,
   type TerminalRunEventType,
-  isTerminalRunEventType,
 } from "./event-types";
-import { redactSecrets } from "./redact-secrets";
 
 /**
  * The only writer of a run's events. Appends are chained, so `seq` is gapless and in call order,

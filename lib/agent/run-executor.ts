@@ -5,21 +5,22 @@ import { updateRun } from "@/db/queries/runs";
 import type { AgentRunRow, RunUsage } from "@/db/schema";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
+import { logServerError } from "@/lib/log";
 import { estimateCostUsd, getLanguageModel } from "@/lib/models";
 import { buildPreview } from "@/lib/preview";
 import { commitRevision, createCheckpoint, diffRevisions, getDraftRevision } from "@/lib/workspace";
 import { lookupPath } from "@/lib/workspace/tree-store";
 import { loadConversation } from "./conversation-history";
+import { describeRunError } from "./describe-run-error";
 import { getRunEventBus } from "./event-bus";
 import { runErrorCodes } from "./event-types";
 import { runNativeAgent } from "./native-agent";
-import { describeRunError } from "./describe-run-error";
-import { RunCancelled, RunFailure } from "./run-failure";
 import { RunEventWriter } from "./run-event-writer";
+import { RunCancelled, RunFailure } from "./run-failure";
 import { getRunLocks } from "./run-locks";
 import { buildSystemPrompt } from "./system-prompt";
-import { typeCheckWorkspace } from "./type-check";
 import type { ToolContext, VerificationResult } from "./tools";
+import { typeCheckWorkspace } from "./type-check";
 import { WorkspaceOverlay } from "./workspace-overlay";
 
 interface Execution {
@@ -46,12 +47,12 @@ export function startRunExecution(handle: DatabaseHandle, run: AgentRunRow): Exe
   const controller = new AbortController();
   const execution: Execution = { runId: run.id, controller, done: Promise.resolve() };
   execution.done = executeRun(handle, run, controller)
-    .catch((error) => console.error("[patchwork] run executor crashed", run.id, error))
+    .catch((error) => logServerError(`run executor for ${run.id} crashed`, error))
     .finally(async () => {
       localExecutions().delete(run.id);
       await getRunLocks(handle)
         .release(run.id)
-        .catch((error) => console.error("[patchwork] could not release run lock", run.id, error));
+        .catch((error) => logServerError(`could not release the lock of run ${run.id}`, error));
     });
   localExecutions().set(run.id, execution);
   return execution;

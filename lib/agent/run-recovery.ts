@@ -1,6 +1,7 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { getLastEventSeq, listActiveRuns } from "@/db/queries/runs";
+import { logServerError } from "@/lib/log";
 import { getRunEventBus } from "./event-bus";
 import { runErrorCodes } from "./event-types";
 import { RunEventWriter } from "./run-event-writer";
@@ -51,9 +52,7 @@ export async function startRunRecovery(handle: DatabaseHandle, intervalMs = 15_0
   const holder = globalThis as GlobalWithSweeper;
   if (handle.kind !== "postgres" || holder[sweeperKey]) return;
   holder[sweeperKey] = setInterval(() => {
-    recoverInterruptedRuns(handle).catch((error) =>
-      console.error("[patchwork] run recovery failed", error),
-    );
+    recoverInterruptedRuns(handle).catch((error) => logServerError("run recovery failed", error));
   }, intervalMs);
   holder[sweeperKey].unref();
 }

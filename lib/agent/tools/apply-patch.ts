@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type PatchFileSource, type PatchResult, applyPatch } from "@/lib/patch";
+import { applyPatch, type PatchFileSource, type PatchResult } from "@/lib/patch";
 import type { WorkspaceOverlay } from "../workspace-overlay";
 import { defineTool, type ToolContext, type ToolOutcome } from "./agent-tool";
 

@@ -13,7 +13,7 @@ export type {
   VerificationDiagnostic,
   VerificationResult,
 } from "./agent-tool";
-export { validateToolInput, unparsedArgumentsKey } from "./tool-input";
+export { unparsedArgumentsKey, validateToolInput } from "./tool-input";
 
 /** The tools of PRODUCT.md §4, by the names the model sees. */
 export const agentTools: Record<string, AgentTool> = {
