@@ -1,0 +1,357 @@
+/**
+ * Run-stream benchmark (issue 4): the scripted model emits 2,000 text deltas as fast as it can;
+ * we measure, at an SSE client, the latency Patchwork adds to each delta and the events per
+ * second, with 1 and with 20 concurrent runs (one app each), and count lost deltas.
+ *
+ * "Added latency" of delta i = when the SSE client parsed the `assistant.delta` frame carrying it
+ * − when the model's SSE chunk carrying it reached a recording proxy placed in front of the model
+ * server. Both stamps come from this process's `performance.now()`. The same measurement over the
+ * model server read directly (through the same proxy) is the baseline: the floor of the apparatus.
+ *
+ * The model server runs in a process of its own; the proxy and the SSE clients run here.
+ *
+ * Needs a production build, because it serves what users run: `npm run build` first (set
+ * PATCHWORK_DIST_DIR for both if you build into another folder). Run: npm run bench:stream
+ * (BENCH_DATABASE_URL=postgres://… adds Postgres rows to the PGlite ones).
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { createParser } from "eventsource-parser";
+import { builtInScenarios, modelServerEnvironment } from "@/test/model-server";
+import {
+  api,
+  freePort,
+  type PatchworkServer,
+  startPatchworkServer,
+  temporaryDataDir,
+} from "@/test/support/patchwork-server";
+import { type RecordingProxy, startRecordingProxy } from "@/test/support/recording-proxy";
+import { openSse, type SseConnection } from "@/test/support/sse-client";
+import { formatMs, median, percentile, printTable } from "./table";
+
+const deltaCount = 2_000;
+const concurrencies = [1, 20];
+const maximumConcurrency = Math.max(...concurrencies);
+const deltaPattern = /^t(\d+) $/;
+
+interface Measurement {
+  /** Client arrival − proxy arrival, per delta, over every run of the level. */
+  addedMs: number[];
+  lost: number;
+  /** Deltas per second seen by each client, first to last delta. */
+  perRunRates: number[];
+  /** All deltas of the level / (last arrival − first arrival) across runs. */
+  totalRate: number;
+  /** Deltas per second leaving the model (at the proxy), median over runs. */
+  modelRate: number;
+}
+
+/** Arrival stamps by delta index, parsed from `t{i} ` texts; repeats and strays count as lost. */
+function stampsByIndex(deltas: { text: string; at: number }[]): { stamps: number[]; bad: number } {
+  const stamps: number[] = new Array(deltaCount).fill(Number.NaN);
+  let bad = 0;
+  let expected = 0;
+  for (const delta of deltas) {
+    const match = deltaPattern.exec(delta.text);
+    const index = match ? Number(match[1]) : -1;
+    if (index !== expected) bad += 1;
+    if (index >= 0 && index < deltaCount && Number.isNaN(stamps[index])) stamps[index] = delta.at;
+    expected = index + 1;
+  }
+  return { stamps, bad };
+}
+
+/** Deltas as the model sent them, from the proxy's record of one chat completion. */
+function modelDeltas(
+  proxy: RecordingProxy,
+  model: string,
+  since: number,
+): { text: string; at: number }[] {
+  const exchange = proxy.exchanges
+    .slice(since)
+    .find(
+      (candidate) =>
+        candidate.path.endsWith("/chat/completions") &&
+        JSON.parse(candidate.requestBody).model === model,
+    );
+  if (!exchange) throw new Error(`The model server never saw a request for ${model}`);
+  return exchange.events
+    .filter((event) => event.data !== "[DONE]")
+    .flatMap((event) => {
+      const content = JSON.parse(event.data).choices?.[0]?.delta?.content;
+      return typeof content === "string" && content !== ""
+        ? [{ text: content, at: event.receivedAt }]
+        : [];
+    });
+}
+
+function summarize(
+  runs: { client: { text: string; at: number }[]; model: { text: string; at: number }[] }[],
+): Measurement {
+  const addedMs: number[] = [];
+  const perRunRates: number[] = [];
+  const modelRates: number[] = [];
+  let lost = 0;
+  let first = Number.POSITIVE_INFINITY;
+  let last = 0;
+  for (const run of runs) {
+    const client = stampsByIndex(run.client);
+    const model = stampsByIndex(run.model);
+    if (model.bad > 0 || model.stamps.some(Number.isNaN))
+      throw new Error("The model server did not send t0 … t1999 in order");
+    lost += client.bad + client.stamps.filter(Number.isNaN).length;
+    client.stamps.forEach((at, index) => {
+      if (!Number.isNaN(at)) addedMs.push(at - model.stamps[index]);
+    });
+    const clientFirst = client.stamps[0];
+    const clientLast = client.stamps[deltaCount - 1];
+    perRunRates.push((deltaCount - 1) / ((clientLast - clientFirst) / 1000));
+    modelRates.push((deltaCount - 1) / ((model.stamps[deltaCount - 1] - model.stamps[0]) / 1000));
+    first = Math.min(first, clientFirst);
+    last = Math.max(last, clientLast);
+  }
+  return {
+    addedMs,
+    lost,
+    perRunRates,
+    totalRate: (runs.length * deltaCount) / ((last - first) / 1000),
+    modelRate: median(modelRates),
+  };
+}
+
+/** The baseline: `count` concurrent clients reading the model server (through the proxy) directly. */
+async function measureDirect(proxy: RecordingProxy, count: number): Promise<Measurement> {
+  const since = proxy.exchanges.length;
+  const runs = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const model = `bench-${index}`;
+      const response = await fetch(`${proxy.url}/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          model,
+          stream: true,
+          messages: [{ role: "user", content: "Stream, please." }],
+        }),
+      });
+      if (!response.body) throw new Error("The model server answered without a body");
+      const client: { text: string; at: number }[] = [];
+      let at = 0;
+      const parser = createParser({
+        onEvent: (message) => {
+          if (message.data === "[DONE]") return;
+          const content = JSON.parse(message.data).choices?.[0]?.delta?.content;
+          if (typeof content === "string" && content !== "") client.push({ text: content, at });
+        },
+      });
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        at = performance.now();
+        parser.feed(chunk.value);
+      }
+      return { client, model };
+    }),
+  );
+  return summarize(
+    runs.map((run) => ({ client: run.client, model: modelDeltas(proxy, run.model, since) })),
+  );
+}
+
+/** `count` concurrent runs on `count` apps, each streamed by its own SSE client from its creation. */
+async function measurePatchwork(
+  server: PatchworkServer,
+  proxy: RecordingProxy,
+  appIds: string[],
+): Promise<Measurement> {
+  const since = proxy.exchanges.length;
+  const runs = await Promise.all(
+    appIds.map(async (appId, index) => {
+      const model = `bench-${index}`;
+      const created = await api(server, `/api/apps/${appId}/coding-agent/runs`, {
+        method: "POST",
+        body: { input: `Benchmark run ${index}`, model_id: `compatible:${model}` },
+      });
+      if (created.status !== 201)
+        throw new Error(
+          `Creating a run answered ${created.status}: ${JSON.stringify(created.body)}`,
+        );
+      const connection = await openStream(
+        `${server.url}/api/apps/${appId}/coding-agent/runs/${created.body.run.id}/stream`,
+      );
+      const client: { text: string; at: number }[] = [];
+      let terminal = "";
+      for await (const frame of connection.frames) {
+        if (frame.data.type === "assistant.delta")
+          client.push({ text: String(frame.data.payload.text), at: frame.receivedAt });
+        if (frame.data.type.startsWith("run.") && frame.data.type !== "run.accepted")
+          terminal = frame.data.type;
+      }
+      if (terminal !== "run.completed")
+        throw new Error(`Run ${index} ended with ${terminal || "no terminal event"}`);
+      return { client, model };
+    }),
+  );
+  return summarize(
+    runs.map((run) => ({ client: run.client, model: modelDeltas(proxy, run.model, since) })),
+  );
+}
+
+/**
+ * Opens a run stream, retrying once when a pooled keep-alive socket was reset under us: fetch
+ * reuses idle sockets the server may be closing at that instant, which is not what we measure.
+ */
+async function openStream(url: string): Promise<SseConnection> {
+  try {
+    return await openSse(url, { signal: AbortSignal.timeout(300_000) });
+  } catch (error) {
+    if ((error as { cause?: { code?: string } }).cause?.code !== "ECONNRESET") throw error;
+    return openSse(url, { signal: AbortSignal.timeout(300_000) });
+  }
+}
+
+/**
+ * The scripted model server in a process of its own (`test/model-server/cli.ts`), so its tight
+ * write loop never shares an event loop with the clients whose arrival times we stamp.
+ */
+async function startModelProcess(
+  names: string[],
+): Promise<{ url: string; process: ChildProcess; stop(): Promise<void> }> {
+  const scenarioDirectory = temporaryDataDir("stream-bench-scenarios");
+  const longStream = builtInScenarios()["long-stream"];
+  for (const name of names) {
+    const scenario = { name, description: longStream.description, steps: longStream.steps };
+    fs.writeFileSync(path.join(scenarioDirectory, `${name}.json`), JSON.stringify(scenario));
+  }
+  const port = await freePort();
+  const root = path.resolve(import.meta.dirname, "..");
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      path.join(root, "test/model-server/cli.ts"),
+      "--port",
+      String(port),
+      "--scenario-dir",
+      scenarioDirectory,
+    ],
+    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`The model server did not start:\n${output}`)),
+      30_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      if (output.includes("Scripted model server")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) =>
+      reject(new Error(`The model server exited (${code}):\n${output}`)),
+    );
+  });
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    process: child,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+function row(
+  database: string,
+  path: string,
+  runs: number,
+  measurement: Measurement,
+): Record<string, string | number> {
+  return {
+    database,
+    path,
+    runs,
+    "deltas lost": measurement.lost,
+    "added p50 ms": formatMs(median(measurement.addedMs)),
+    "added p99 ms": formatMs(percentile(measurement.addedMs, 0.99)),
+    "added max ms": formatMs(Math.max(...measurement.addedMs)),
+    "events/s per run": Math.round(median(measurement.perRunRates)),
+    "events/s total": Math.round(measurement.totalRate),
+    "model emits/s": Math.round(measurement.modelRate),
+  };
+}
+
+export async function runStreamBench(): Promise<void> {
+  const distDir = process.env.PATCHWORK_DIST_DIR || ".next";
+  if (!fs.existsSync(path.join(distDir, "BUILD_ID"))) {
+    throw new Error(
+      `The stream benchmark serves the production build, and ${distDir}/BUILD_ID is missing: run \`npm run build\` first.`,
+    );
+  }
+  const names = Array.from({ length: maximumConcurrency }, (_, index) => `bench-${index}`);
+  const modelServer = await startModelProcess(names);
+  const proxy = await startRecordingProxy({ target: modelServer.url });
+  const databases = [
+    { name: "pglite", env: {} as Record<string, string> },
+    ...(process.env.BENCH_DATABASE_URL
+      ? [{ name: "postgres", env: { DATABASE_URL: process.env.BENCH_DATABASE_URL } }]
+      : []),
+  ];
+  const rows: Record<string, string | number>[] = [];
+  try {
+    for (const count of concurrencies)
+      rows.push(row("-", "model server, read directly", count, await measureDirect(proxy, count)));
+    for (const database of databases) {
+      const server = await startPatchworkServer({
+        env: { ...modelServerEnvironment(proxy.url, names), ...database.env },
+      });
+      try {
+        const appIds: string[] = [];
+        for (let index = 0; index < maximumConcurrency; index += 1) {
+          const created = await api(server, "/api/apps", {
+            method: "POST",
+            body: { name: `Stream bench ${index}` },
+          });
+          appIds.push(created.body.app.id);
+        }
+        // One unmeasured run warms the routes, the provider client and the database.
+        await measurePatchwork(server, proxy, appIds.slice(0, 1));
+        for (const count of concurrencies) {
+          rows.push(
+            row(
+              database.name,
+              "Patchwork SSE",
+              count,
+              await measurePatchwork(server, proxy, appIds.slice(0, count)),
+            ),
+          );
+        }
+      } catch (error) {
+        // The server's own account of a failure is usually the useful part.
+        console.error(`Patchwork (${database.name}) output:\n${server.output().slice(-4_000)}`);
+        throw error;
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    await proxy.close();
+    await modelServer.stop();
+  }
+  printTable(
+    `Run stream: ${deltaCount.toLocaleString("en")} deltas per run, latency added per delta (client parse − model chunk at the proxy)`,
+    rows,
+  );
+  console.log("Targets: added p50 ≤ 2 ms and p99 ≤ 20 ms at 20 runs; 0 lost.");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await runStreamBench();
+}
