@@ -33,7 +33,8 @@ import { formatMs, median, percentile, printTable } from "./table";
 const deltaCount = 2_000;
 const concurrencies = [1, 20];
 const maximumConcurrency = Math.max(...concurrencies);
-const deltaPattern = /^t(\d+) $/;
+const tokenPattern = /^t(\d+) /;
+const partialTokenPattern = /^t\d*$/;
 
 interface Measurement {
   /** Client arrival − proxy arrival, per delta, over every run of the level. */
@@ -47,17 +48,29 @@ interface Measurement {
   modelRate: number;
 }
 
-/** Arrival stamps by delta index, parsed from `t{i} ` texts; repeats and strays count as lost. */
+/**
+ * Arrival stamps by token index, read from the concatenated text (`t0 t1 …`), so deltas the
+ * writer coalesces still count; a token is stamped when the frame completing it arrived.
+ * Tokens out of order, repeated, or text that is no token count as lost.
+ */
 function stampsByIndex(deltas: { text: string; at: number }[]): { stamps: number[]; bad: number } {
   const stamps: number[] = new Array(deltaCount).fill(Number.NaN);
   let bad = 0;
   let expected = 0;
+  let buffer = "";
   for (const delta of deltas) {
-    const match = deltaPattern.exec(delta.text);
-    const index = match ? Number(match[1]) : -1;
-    if (index !== expected) bad += 1;
-    if (index >= 0 && index < deltaCount && Number.isNaN(stamps[index])) stamps[index] = delta.at;
-    expected = index + 1;
+    buffer += delta.text;
+    for (let match = tokenPattern.exec(buffer); match; match = tokenPattern.exec(buffer)) {
+      const index = Number(match[1]);
+      if (index !== expected) bad += 1;
+      if (index < deltaCount && Number.isNaN(stamps[index])) stamps[index] = delta.at;
+      expected = index + 1;
+      buffer = buffer.slice(match[0].length);
+    }
+    if (!partialTokenPattern.test(buffer) && buffer !== "") {
+      bad += 1;
+      buffer = "";
+    }
   }
   return { stamps, bad };
 }

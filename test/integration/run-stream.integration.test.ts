@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { starterTemplateFiles } from "@/lib/workspace/starter-template";
 import {
+  assistantText,
   cancelRun,
   createApp,
   eventsOfType,
@@ -84,7 +85,8 @@ describe.each(runTargets())("run streams on $name", (target) => {
     let cancelledAt = 0;
     for await (const frame of connection.frames) {
       events.push(frame.data);
-      if (cancelledAt === 0 && eventsOfType(events, "assistant.delta").length === 5) {
+      // Text, not delta counts: the writer may coalesce deltas, the words stay the same.
+      if (cancelledAt === 0 && assistantText(events).includes("Chunk 5 of 60.")) {
         cancelledAt = performance.now();
         const answer = await cancelRun(server, app.id, run.id);
         expect(answer.status).toBe(202);
@@ -99,9 +101,8 @@ describe.each(runTargets())("run streams on $name", (target) => {
     });
     // Generous: CI machines are shared; a cancel that is ignored would take the full 3 s stream and more.
     expect(endedAt - cancelledAt).toBeLessThan(10_000);
-    const deltas = eventsOfType(events, "assistant.delta").length;
-    expect(deltas).toBeGreaterThanOrEqual(5);
-    expect(deltas).toBeLessThan(60);
+    expect(assistantText(events)).toContain("Chunk 5 of 60.");
+    expect(assistantText(events)).not.toContain("Chunk 60 of 60.");
     for (const type of [
       "tool.started",
       "revision.created",
@@ -197,8 +198,9 @@ describe.each(runTargets())("run streams on $name", (target) => {
     const fastUnion = [...fastSegments.flatMap((segment) => segment.events), ...rest.events];
     expectGaplessRun(fastUnion, fastRun);
     expect(fastUnion.at(-1)?.type).toBe("run.completed");
-    const deltas = eventsOfType(fastUnion, "assistant.delta").map((event) => event.payload.text);
-    expect(deltas).toEqual(Array.from({ length: 2_000 }, (_, index) => `t${index} `));
+    expect(assistantText(fastUnion)).toBe(
+      Array.from({ length: 2_000 }, (_, index) => `t${index} `).join(""),
+    );
     expect(fastUnion).toEqual((await collectRun(server, fastApp.id, fastRun.id)).events);
     expect(pointsUsed).toBe(disconnectPoints);
 
