@@ -1,15 +1,25 @@
 import "server-only";
 import { EventEmitter } from "node:events";
 import type { DatabaseHandle } from "@/db/client";
+import { logServerError } from "@/lib/log";
+import type { RunEvent } from "./event-types";
 
 /**
  * Wakes the followers of a run when new events are stored, and carries cancel requests to the
- * process executing a run. It carries signals, never events: followers always read events from
- * run_event, so a lost or duplicated signal can delay a frame but never lose or repeat one.
+ * process executing a run. Within one process the stored event itself rides along, so a live
+ * follower skips the read; across processes only the seq travels and followers read run_event.
+ * Either way an event is published only after it is committed, and followers order by seq, so a
+ * lost or duplicated signal can delay a frame but never lose or repeat one.
  */
+export interface RunEventSignal {
+  seq: number;
+  /** The stored event, when it was published in this process. */
+  event?: RunEvent;
+}
+
 export interface RunEventBus {
-  publish(runId: string, seq: number): Promise<void>;
-  subscribe(runId: string, listener: (seq: number) => void): () => void;
+  publish(runId: string, event: RunEvent): Promise<void>;
+  subscribe(runId: string, listener: (signal: RunEventSignal) => void): () => void;
   publishCancel(runId: string): Promise<void>;
   subscribeCancel(listener: (runId: string) => void): () => void;
   close(): Promise<void>;
@@ -25,11 +35,11 @@ class LocalRunEventBus implements RunEventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  async publish(runId: string, seq: number): Promise<void> {
-    this.emitter.emit(`event:${runId}`, seq);
+  async publish(runId: string, event: RunEvent): Promise<void> {
+    this.emitter.emit(`event:${runId}`, { seq: event.seq, event } satisfies RunEventSignal);
   }
 
-  subscribe(runId: string, listener: (seq: number) => void): () => void {
+  subscribe(runId: string, listener: (signal: RunEventSignal) => void): () => void {
     this.emitter.on(`event:${runId}`, listener);
     return () => this.emitter.off(`event:${runId}`, listener);
   }
@@ -68,7 +78,7 @@ class PostgresRunEventBus extends LocalRunEventBus {
       this.emitter.emit("cancel", rest);
     } else if (kind === "event") {
       const [runId, seq] = rest.split("@");
-      this.emitter.emit(`event:${runId}`, Number(seq));
+      this.emitter.emit(`event:${runId}`, { seq: Number(seq) } satisfies RunEventSignal);
     }
   }
 
@@ -77,9 +87,13 @@ class PostgresRunEventBus extends LocalRunEventBus {
     return this.ready;
   }
 
-  override async publish(runId: string, seq: number): Promise<void> {
-    await super.publish(runId, seq);
-    await this.client`select pg_notify(${channel}, ${`event:${runId}@${seq}`})`;
+  override async publish(runId: string, event: RunEvent): Promise<void> {
+    await super.publish(runId, event);
+    // Not awaited: the next event's insert need not wait for this wake-up to go out, and a
+    // lost notification only delays remote followers until their next read.
+    this.client`select pg_notify(${channel}, ${`event:${runId}@${event.seq}`})`.catch((error) =>
+      logServerError("run event notification failed", error),
+    );
   }
 
   override async publishCancel(runId: string): Promise<void> {

@@ -3,8 +3,8 @@ import type { DatabaseHandle } from "@/db/client";
 import { getAppRun, getRunById, listEventsAfter } from "@/db/queries/runs";
 import { PatchworkError } from "@/lib/errors";
 import { logServerError } from "@/lib/log";
-import { getRunEventBus } from "./event-bus";
-import { isTerminalRunEventType } from "./event-types";
+import { getRunEventBus, type RunEventSignal } from "./event-bus";
+import { isTerminalRunEventType, type RunEvent } from "./event-types";
 import { toRunEvent } from "./run-event-writer";
 import { encodeComment, encodeEventFrame, encodeRetry } from "./sse";
 
@@ -37,7 +37,12 @@ export async function openRunEventStream(
   let closed = false;
   let wake: (() => void) | null = null;
   let pendingSignal = false;
-  const signalWake = () => {
+  let highestSignalled = 0;
+  // Events handed over in this process, by seq: sent without a read when they are next in line.
+  const delivered = new Map<number, RunEvent>();
+  const signalWake = (signal: RunEventSignal) => {
+    if (signal.event && signal.seq > lastSeq) delivered.set(signal.seq, signal.event);
+    highestSignalled = Math.max(highestSignalled, signal.seq);
     pendingSignal = true;
     wake?.();
   };
@@ -54,9 +59,36 @@ export async function openRunEventStream(
     async start(controller) {
       controller.enqueue(encodeRetry(1000));
       let keepAliveTimer: NodeJS.Timeout | undefined;
+      const waitForSignal = async () => {
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          keepAliveTimer = setTimeout(() => {
+            if (!closed) controller.enqueue(encodeComment("keep-alive"));
+            resolve();
+          }, keepAliveMs);
+        });
+        wake = null;
+        clearTimeout(keepAliveTimer);
+      };
       try {
+        let replayed = false;
         while (!closed) {
           pendingSignal = false;
+          if (replayed && delivered.has(lastSeq + 1)) {
+            // The live path: send what was handed over, in order, while there is no gap.
+            while (!closed && delivered.has(lastSeq + 1)) {
+              const event = delivered.get(lastSeq + 1)!;
+              delivered.delete(event.seq);
+              controller.enqueue(encodeEventFrame(event));
+              lastSeq = event.seq;
+              if (isTerminalRunEventType(event.type)) closed = true;
+            }
+            if (closed) break;
+            if (highestSignalled > lastSeq) continue;
+            if (!pendingSignal) await waitForSignal();
+            continue;
+          }
+          replayed = true;
           const rows = await listEventsAfter(handle.db, {
             runId: input.runId,
             seq: lastSeq,
@@ -68,6 +100,7 @@ export async function openRunEventStream(
             lastSeq = row.seq;
             if (isTerminalRunEventType(row.type)) closed = true;
           }
+          for (const seq of delivered.keys()) if (seq <= lastSeq) delivered.delete(seq);
           if (closed) break;
           if (rows.length === 500) continue;
           if (rows.length === 0) {
@@ -84,15 +117,7 @@ export async function openRunEventStream(
             }
           }
           if (pendingSignal) continue;
-          await new Promise<void>((resolve) => {
-            wake = resolve;
-            keepAliveTimer = setTimeout(() => {
-              if (!closed) controller.enqueue(encodeComment("keep-alive"));
-              resolve();
-            }, keepAliveMs);
-          });
-          wake = null;
-          clearTimeout(keepAliveTimer);
+          await waitForSignal();
         }
       } catch (error) {
         logServerError(`run stream ${input.runId} failed`, error);

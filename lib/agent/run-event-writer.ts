@@ -114,8 +114,9 @@ export class RunEventWriter {
     const result = this.chain.then(async () => {
       const row = await write();
       if (!row) return null;
-      await this.bus.publish(this.run.id, row.seq);
-      return toRunEvent(row, this.run.appId);
+      const event = toRunEvent(row, this.run.appId);
+      await this.bus.publish(this.run.id, event);
+      return event;
     });
     // The chain continues after a failed write; the failure still reaches this caller.
     this.chain = result.catch(() => undefined);
