@@ -2,9 +2,9 @@ import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import {
   type AgentRunRow,
+  agentRun,
   type NewAgentRunRow,
   type RunEventRow,
-  agentRun,
   runEvent,
 } from "../schema";
 
@@ -141,4 +141,15 @@ export async function listToolEventsForRuns(
       ),
     )
     .orderBy(asc(runEvent.runId), asc(runEvent.seq));
+}
+
+/** Appends several events in one statement (group commit of a fast stream). */
+export async function insertRunEvents(
+  db: Executor,
+  {
+    events,
+  }: { events: { runId: string; seq: number; type: string; payload: Record<string, unknown> }[] },
+): Promise<RunEventRow[]> {
+  if (events.length === 0) return [];
+  return db.insert(runEvent).values(events).returning();
 }

@@ -112,11 +112,11 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
         case "text-delta":
           if (part.text) {
             text += part.text;
-            await writer.emit("assistant.delta", { text: part.text });
+            writer.emitInBackground("assistant.delta", { text: part.text });
           }
           break;
         case "reasoning-delta":
-          if (part.text) await writer.emit("reasoning.delta", { text: part.text });
+          if (part.text) writer.emitInBackground("reasoning.delta", { text: part.text });
           break;
         case "tool-error":
           // Calls the SDK refused before execute (an unknown tool name) still get a row.
@@ -144,6 +144,8 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
           break;
       }
     }
+    // Deltas were stored in the background; surface a failed write before the run goes on.
+    await writer.flush();
     const usage = await result.totalUsage;
     return {
       text,

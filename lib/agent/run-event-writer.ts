@@ -1,6 +1,11 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
-import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries/runs";
+import {
+  finishRunIfActive,
+  getLastEventSeq,
+  insertRunEvent,
+  insertRunEvents,
+} from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
 import { redactSecrets } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
@@ -11,12 +16,33 @@ import {
   type TerminalRunEventType,
 } from "./event-types";
 
+interface PendingEvent {
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  resolve(event: RunEvent): void;
+  reject(error: unknown): void;
+}
+
+type EventRow = {
+  runId: string;
+  seq: number;
+  type: string;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+};
+
 /**
- * The only writer of a run's events. Appends are chained, so `seq` is gapless and in call order,
- * and each event is committed to run_event before followers are woken.
+ * The only writer of a run's events. `seq` is assigned when an event is emitted, so it is gapless
+ * and in call order; events are committed to run_event before followers are woken. Events that
+ * arrive while a write is in flight are written together in the next one (group commit), so a
+ * model streaming thousands of deltas a second is stored at the database's batch speed rather
+ * than one round trip per delta.
  */
 export class RunEventWriter {
-  private chain: Promise<unknown> = Promise.resolve();
+  private pending: PendingEvent[] = [];
+  private flushing: Promise<void> | null = null;
+  private failure: unknown = null;
   private nextSeq: number;
   private terminal: TerminalRunEventType | null = null;
 
@@ -33,23 +59,52 @@ export class RunEventWriter {
     return this.terminal !== null;
   }
 
-  /** Appends a non-terminal event. Ignored after the terminal event: a run ends exactly once. */
+  /**
+   * Appends a non-terminal event; resolves once it is stored and published. Ignored after the
+   * terminal event: a run ends exactly once.
+   */
   emit(
     type: Exclude<RunEventType, TerminalRunEventType>,
     payload: Record<string, unknown>,
   ): Promise<RunEvent | null> {
     if (this.terminal) return Promise.resolve(null);
-    return this.enqueue(async () => {
-      const seq = this.nextSeq;
-      const row = await insertRunEvent(this.handle.db, {
-        runId: this.run.id,
-        seq,
+    if (this.failure) return Promise.reject(this.failure);
+    const promise = new Promise<RunEvent>((resolve, reject) => {
+      this.pending.push({
+        seq: this.nextSeq,
         type,
         payload: redactSecrets(payload),
+        resolve,
+        reject,
       });
-      this.nextSeq += 1;
-      return row;
     });
+    this.nextSeq += 1;
+    this.scheduleFlush();
+    return promise;
+  }
+
+  /**
+   * Appends without waiting, for high-rate events (text deltas): a failure is kept and thrown by
+   * the next `flush()`, so the model stream is never throttled to the database's round trip.
+   */
+  emitInBackground(
+    type: Exclude<RunEventType, TerminalRunEventType>,
+    payload: Record<string, unknown>,
+  ): void {
+    this.emit(type, payload).catch((error) => {
+      this.failure ??= error;
+    });
+  }
+
+  /** Resolves when every event emitted so far is stored; throws the first failed write. */
+  async flush(): Promise<void> {
+    await this.settled();
+    if (this.failure) throw this.failure;
+  }
+
+  /** Resolves when no write is in flight, whatever its outcome (for error paths). */
+  async settled(): Promise<void> {
+    while (this.flushing) await this.flushing;
   }
 
   /**
@@ -64,76 +119,90 @@ export class RunEventWriter {
   ): Promise<boolean> {
     if (this.terminal) return false;
     this.terminal = type;
-    let ended = false;
-    await this.enqueue(async () => {
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          const row = await this.handle.db.transaction(async (transaction) => {
-            const stillActive = await finishRunIfActive(transaction, {
-              id: this.run.id,
-              ...redactSecrets(runUpdate),
-              finishedAt: new Date(),
-            });
-            if (!stillActive) return null;
-            // The terminal event goes after whatever is stored, even if another writer (a process
-            // that lost its lock but still runs) appended events this writer never saw.
-            const stored = await getLastEventSeq(transaction, { runId: this.run.id });
-            return insertRunEvent(transaction, {
-              runId: this.run.id,
-              seq: Math.max(this.nextSeq, stored + 1),
-              type,
-              payload: redactSecrets(payload),
-            });
+    await this.settled();
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const row = await this.handle.db.transaction(async (transaction) => {
+          const stillActive = await finishRunIfActive(transaction, {
+            id: this.run.id,
+            ...redactSecrets(runUpdate),
+            finishedAt: new Date(),
           });
-          if (!row) return null;
-          ended = true;
-          this.nextSeq = row.seq + 1;
-          return row;
-        } catch (error) {
-          if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+          if (!stillActive) return null;
+          // The terminal event goes after whatever is stored, even if another writer (a process
+          // that lost its lock but still runs) appended events this writer never saw.
+          const stored = await getLastEventSeq(transaction, { runId: this.run.id });
+          return insertRunEvent(transaction, {
+            runId: this.run.id,
+            seq: Math.max(this.nextSeq, stored + 1),
+            type,
+            payload: redactSecrets(payload),
+          });
+        });
+        if (!row) return false;
+        this.nextSeq = row.seq + 1;
+        await this.bus.publish(this.run.id, toRunEvent(row, this.run.appId));
+        return true;
+      } catch (error) {
+        if (attempt >= 3 || !isUniqueViolation(error)) throw error;
+      }
+    }
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushing) return;
+    this.flushing = this.drain().finally(() => {
+      this.flushing = null;
+      // An event emitted after the drain loop ended but before this callback ran found a flush
+      // "in progress" and did not start one: start it now, or it would wait forever.
+      if (this.pending.length > 0 && !this.failure) this.scheduleFlush();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      let rows: EventRow[];
+      try {
+        rows = await insertRunEvents(this.handle.db, {
+          events: batch.map(({ seq, type, payload }) => ({
+            runId: this.run.id,
+            seq,
+            type,
+            payload,
+          })),
+        });
+      } catch (error) {
+        // Nothing of this batch is stored, and later events would leave a gap: fail them all and
+        // hand their seqs back, so the stream stays gapless for whatever is written next.
+        const failed = [...batch, ...this.pending];
+        this.pending = [];
+        this.nextSeq = batch[0].seq;
+        this.failure ??= error;
+        for (const event of failed) event.reject(error);
+        return;
+      }
+      const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
+      for (const pending of batch) {
+        const row = bySeq.get(pending.seq);
+        if (!row) {
+          pending.reject(new Error(`run event ${pending.seq} was not returned by its insert`));
+          continue;
+        }
+        const event = toRunEvent(row, this.run.appId);
+        try {
+          await this.bus.publish(this.run.id, event);
+        } finally {
+          // Stored is what matters to the emitter; a failed wake-up only delays followers.
+          pending.resolve(event);
         }
       }
-    });
-    return ended;
-  }
-
-  /** Resolves when every event emitted so far is stored. */
-  async flush(): Promise<void> {
-    await this.chain.catch(() => undefined);
-  }
-
-  private enqueue<
-    Row extends {
-      runId: string;
-      seq: number;
-      type: string;
-      payload: Record<string, unknown>;
-      createdAt: Date;
-    } | null,
-  >(write: () => Promise<Row>): Promise<Row extends null ? RunEvent | null : RunEvent> {
-    const result = this.chain.then(async () => {
-      const row = await write();
-      if (!row) return null;
-      const event = toRunEvent(row, this.run.appId);
-      await this.bus.publish(this.run.id, event);
-      return event;
-    });
-    // The chain continues after a failed write; the failure still reaches this caller.
-    this.chain = result.catch(() => undefined);
-    return result as Promise<Row extends null ? RunEvent | null : RunEvent>;
+    }
   }
 }
 
-export function toRunEvent(
-  row: {
-    runId: string;
-    seq: number;
-    type: string;
-    payload: Record<string, unknown>;
-    createdAt: Date;
-  },
-  appId: string,
-): RunEvent {
+export function toRunEvent(row: EventRow, appId: string): RunEvent {
   return {
     seq: row.seq,
     run_id: row.runId,
@@ -144,9 +213,9 @@ export function toRunEvent(
   };
 }
 
-export { isTerminalRunEventType };
-
 function isUniqueViolation(error: unknown): boolean {
   const candidate = error as { code?: string; cause?: { code?: string } };
   return candidate.code === "23505" || candidate.cause?.code === "23505";
 }
+
+export { isTerminalRunEventType };

@@ -157,7 +157,7 @@ async function executeRun(
       { status: "completed", resultRevisionId, outputText, usage },
     );
   } catch (error) {
-    await writer.flush();
+    await writer.settled();
     if (RunCancelled.isInstance(error) || RunCancelled.isInstance(controller.signal.reason)) {
       await writer.finish(
         "run.cancelled",
