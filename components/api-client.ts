@@ -41,7 +41,8 @@ export function errorMessage(error: unknown): string {
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-async function request<Result>(
+/** One JSON request to the builder's API; failures become an ApiError from the envelope. */
+export async function request<Result>(
   method: Method,
   path: string,
   options: { body?: unknown; signal?: AbortSignal } = {},

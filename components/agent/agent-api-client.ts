@@ -1,4 +1,4 @@
-import { ApiError } from "@/components/api-client";
+import { ApiError, request as requestJson } from "@/components/api-client";
 import type { AgentRun, CreateRunBody, ModelInfo } from "./agent-api-types";
 
 const appPath = (appId: string) => `/api/apps/${encodeURIComponent(appId)}`;
@@ -23,36 +23,6 @@ export async function readApiError(response: Response): Promise<ApiError> {
     status: response.status,
     details: envelope?.details,
   });
-}
-
-async function requestJson<Result>(
-  method: "GET" | "POST",
-  path: string,
-  options: { body?: unknown; signal?: AbortSignal } = {},
-): Promise<Result> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      signal: options.signal,
-      credentials: "same-origin",
-      headers: {
-        accept: "application/json",
-        ...(options.body === undefined ? {} : { "content-type": "application/json" }),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-  } catch (cause) {
-    if (cause instanceof DOMException && cause.name === "AbortError") throw cause;
-    throw new ApiError({
-      code: "NETWORK_ERROR",
-      message: "Patchwork could not be reached. Check that the server is running.",
-      status: 0,
-      details: { cause: String(cause) },
-    });
-  }
-  if (!response.ok) throw await readApiError(response);
-  return (await response.json()) as Result;
 }
 
 /** The coding-agent endpoints the panel calls; the rest comes from the shared apiClient. */
