@@ -13,8 +13,8 @@ import { type Engine, gnuPatchEngine, jsdiffEngine, judge, patchworkEngine } fro
 import { makeEdit } from "./patch/make-edit";
 import { buildVariant, type Category, categories, type Variant } from "./patch/perturbations";
 import { Random } from "./patch/random";
-import { printTable } from "./patch/report";
 import { measureThroughput } from "./patch/throughput";
+import { printTable } from "./table";
 
 export interface PatchBenchOptions {
   /** Real edits to make; each yields one variant per category. */

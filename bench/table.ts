@@ -1,5 +1,5 @@
 /** Prints rows as an aligned text table (benchmarks print to the terminal, not to files). */
-export function printTable(title: string, rows: Record<string, string | number>[]): void {
+export function printTable(title: string, rows: readonly Record<string, string | number>[]): void {
   console.log(`\n${title}`);
   if (rows.length === 0) return;
   const columns = Object.keys(rows[0]);
@@ -13,12 +13,12 @@ export function printTable(title: string, rows: Record<string, string | number>[
   for (const row of rows) console.log(line(columns.map((column) => String(row[column]))));
 }
 
-export function median(values: number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-export function percentile(values: number[], fraction: number): number {
+export function percentile(values: readonly number[], fraction: number): number {
   const sorted = [...values].sort((left, right) => left - right);
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 }

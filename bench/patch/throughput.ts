@@ -3,9 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { applyPatch as applyWithJsdiff } from "diff";
 import { applyPatch } from "@/lib/patch";
+import { median } from "../table";
 import type { SourceFile } from "./corpus-sources";
 import { diffOf, textOf } from "./make-edit";
-import { median } from "./report";
 
 export interface ThroughputResult {
   lines: number;

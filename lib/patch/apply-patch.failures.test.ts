@@ -1,44 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "./apply-patch";
 import { patchErrorDescriptions } from "./error-codes";
-import type { PatchFileSource } from "./patch-result";
-
-const workspace = {
-  "src/cart.ts":
-    "export function total(items) {\n  let sum = 0;\n  for (const item of items) sum += item.price;\n  return sum;\n}\n",
-  "src/cart.test.ts": "test('total', () => {});\n",
-  "src/util.ts": "export const one = 1;\n",
-  "README.md": "# Shop\n",
-  "logo.png": undefined,
-};
-
-/** A source that records what the engine read. */
-function tracked(entries: Record<string, string | undefined> = workspace) {
-  const map = new Map(Object.entries(entries));
-  const reads: string[] = [];
-  let keyCalls = 0;
-  const source: PatchFileSource = {
-    get: (path) => {
-      reads.push(path);
-      return map.get(path);
-    },
-    has: (path) => {
-      reads.push(path);
-      return map.has(path);
-    },
-    keys: () => {
-      keyCalls += 1;
-      return map.keys();
-    },
-  };
-  return { source, reads, keyCalls: () => keyCalls };
-}
-
-const apply = (patch: string, entries?: Record<string, string | undefined>) =>
-  applyPatch({ files: tracked(entries).source, patch });
-
-const beginPatch = (...lines: string[]) =>
-  ["*** Begin Patch", ...lines, "*** End Patch"].join("\n");
+import { apply, beginPatch, tracked, } from "./test-workspace";
 
 describe("applyPatch: every error code, nothing changed", () => {
   const update = (path: string, ...lines: string[]) =>
