@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "./apply-patch";
 import { patchErrorDescriptions } from "./error-codes";
-import { apply, beginPatch, tracked, } from "./test-workspace";
+import { apply, beginPatch, tracked } from "./test-workspace";
 
 describe("applyPatch: every error code, nothing changed", () => {
   const update = (path: string, ...lines: string[]) =>

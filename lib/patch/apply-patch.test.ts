@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applyPatch } from "./apply-patch";
 import type { PatchResult, PatchSuccess } from "./patch-result";
-import { apply, beginPatch, tracked, } from "./test-workspace";
+import { apply, beginPatch, tracked } from "./test-workspace";
 
 function success(result: PatchResult): PatchSuccess {
   if (!result.ok) throw new Error(result.summary);
