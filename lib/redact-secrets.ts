@@ -1,3 +1,6 @@
+/** The variables secrets are read from; `process.env` in the server. */
+type Environment = Readonly<Record<string, string | undefined>>;
+
 const secretVariableNames = [
   "OPENAI_API_KEY",
   "ANTHROPIC_API_KEY",
@@ -13,13 +16,61 @@ const secretVariableNames = [
  */
 export function redactSecrets<Value>(
   value: Value,
-  environment: NodeJS.ProcessEnv = process.env,
+  environment: Environment = process.env,
 ): Value {
-  const secrets = secretVariableNames
-    .map((name) => environment[name])
-    .filter((secret): secret is string => typeof secret === "string" && secret.length >= 6);
+  const secrets = configuredSecrets(environment);
   if (secrets.length === 0) return value;
   return redactValue(value, secrets) as Value;
+}
+
+/**
+ * Redacts a text that arrives in pieces (model deltas), where a secret may be split across two
+ * pieces and so escape `redactSecrets` on each. `push` returns what is safe to send now and holds
+ * back only a tail that could still become a secret; `end` releases that tail, redacted.
+ */
+export class SecretStreamRedactor {
+  private held = "";
+  private readonly secrets: string[];
+
+  constructor(environment: Environment = process.env) {
+    this.secrets = configuredSecrets(environment);
+  }
+
+  push(text: string): string {
+    if (this.secrets.length === 0) return text;
+    const redacted = redactValue(this.held + text, this.secrets) as string;
+    const keep = this.longestSecretPrefixSuffix(redacted);
+    this.held = redacted.slice(redacted.length - keep);
+    return redacted.slice(0, redacted.length - keep);
+  }
+
+  /** The held tail, released because the text ended (it was never completed into a secret). */
+  end(): string {
+    const rest = this.held;
+    this.held = "";
+    return rest;
+  }
+
+  /** Length of the longest end of `text` that is the start of some secret (a possible split). */
+  private longestSecretPrefixSuffix(text: string): number {
+    let longest = 0;
+    for (const secret of this.secrets) {
+      const limit = Math.min(secret.length - 1, text.length);
+      for (let length = limit; length > longest; length -= 1) {
+        if (text.endsWith(secret.slice(0, length))) {
+          longest = length;
+          break;
+        }
+      }
+    }
+    return longest;
+  }
+}
+
+function configuredSecrets(environment: Environment): string[] {
+  return secretVariableNames
+    .map((name) => environment[name])
+    .filter((secret): secret is string => typeof secret === "string" && secret.length >= 6);
 }
 
 function redactValue(value: unknown, secrets: string[]): unknown {
