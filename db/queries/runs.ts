@@ -143,13 +143,14 @@ export async function listToolEventsForRuns(
     .orderBy(asc(runEvent.runId), asc(runEvent.seq));
 }
 
-/** Appends several events in one statement (group commit of a fast stream). */
+/**
+ * Appends several events in one statement (group commit of a fast stream). The caller stamps
+ * `createdAt`, so nothing needs to come back: the rows are exactly what was sent.
+ */
 export async function insertRunEvents(
   db: Executor,
-  {
-    events,
-  }: { events: { runId: string; seq: number; type: string; payload: Record<string, unknown> }[] },
-): Promise<RunEventRow[]> {
-  if (events.length === 0) return [];
-  return db.insert(runEvent).values(events).returning();
+  { events }: { events: RunEventRow[] },
+): Promise<void> {
+  if (events.length === 0) return;
+  await db.insert(runEvent).values(events);
 }

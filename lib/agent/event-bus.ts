@@ -18,7 +18,8 @@ export interface RunEventSignal {
 }
 
 export interface RunEventBus {
-  publish(runId: string, event: RunEvent): Promise<void>;
+  /** Wakes followers for events just committed, in seq order (one write's batch at a time). */
+  publish(runId: string, events: RunEvent[]): Promise<void>;
   subscribe(runId: string, listener: (signal: RunEventSignal) => void): () => void;
   publishCancel(runId: string): Promise<void>;
   subscribeCancel(listener: (runId: string) => void): () => void;
@@ -35,8 +36,9 @@ class LocalRunEventBus implements RunEventBus {
     this.emitter.setMaxListeners(0);
   }
 
-  async publish(runId: string, event: RunEvent): Promise<void> {
-    this.emitter.emit(`event:${runId}`, { seq: event.seq, event } satisfies RunEventSignal);
+  async publish(runId: string, events: RunEvent[]): Promise<void> {
+    for (const event of events)
+      this.emitter.emit(`event:${runId}`, { seq: event.seq, event } satisfies RunEventSignal);
   }
 
   subscribe(runId: string, listener: (signal: RunEventSignal) => void): () => void {
@@ -87,11 +89,14 @@ class PostgresRunEventBus extends LocalRunEventBus {
     return this.ready;
   }
 
-  override async publish(runId: string, event: RunEvent): Promise<void> {
-    await super.publish(runId, event);
-    // Not awaited: the next event's insert need not wait for this wake-up to go out, and a
-    // lost notification only delays remote followers until their next read.
-    this.client`select pg_notify(${channel}, ${`event:${runId}@${event.seq}`})`.catch((error) =>
+  override async publish(runId: string, events: RunEvent[]): Promise<void> {
+    const last = events.at(-1);
+    if (!last) return;
+    await super.publish(runId, events);
+    // One notification per write names its highest seq; remote followers read up to it. Not
+    // awaited: the next write need not wait for this wake-up to go out, and a lost notification
+    // only delays remote followers until their next read.
+    this.client`select pg_notify(${channel}, ${`event:${runId}@${last.seq}`})`.catch((error) =>
       logServerError("run event notification failed", error),
     );
   }

@@ -41,7 +41,10 @@ export async function openRunEventStream(
   // Events handed over in this process, by seq: sent without a read when they are next in line.
   const delivered = new Map<number, RunEvent>();
   const signalWake = (signal: RunEventSignal) => {
-    if (signal.event && signal.seq > lastSeq) delivered.set(signal.seq, signal.event);
+    // Already sent: typically Postgres echoing this process's own notification back. Waking for
+    // it would cost a pointless read per write.
+    if (signal.seq <= lastSeq) return;
+    if (signal.event) delivered.set(signal.seq, signal.event);
     highestSignalled = Math.max(highestSignalled, signal.seq);
     pendingSignal = true;
     wake?.();

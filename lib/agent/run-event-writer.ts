@@ -6,8 +6,8 @@ import {
   insertRunEvent,
   insertRunEvents,
 } from "@/db/queries/runs";
-import type { AgentRunRow } from "@/db/schema";
-import { redactSecrets } from "@/lib/redact-secrets";
+import type { AgentRunRow, RunEventRow } from "@/db/schema";
+import { redactSecrets, SecretStreamRedactor } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
 import {
   isTerminalRunEventType,
@@ -16,28 +16,37 @@ import {
   type TerminalRunEventType,
 } from "./event-types";
 
+type NonTerminalRunEventType = Exclude<RunEventType, TerminalRunEventType>;
+
+/** Text streams whose consecutive pieces may be stored as one event. */
+const textDeltaTypes = ["assistant.delta", "reasoning.delta"] as const;
+type TextDeltaType = (typeof textDeltaTypes)[number];
+
+/** A coalesced delta stays a modest row and frame even when a model bursts a whole answer. */
+const maximumCoalescedTextLength = 16_384;
+
 interface PendingEvent {
-  seq: number;
-  type: string;
+  type: NonTerminalRunEventType;
   payload: Record<string, unknown>;
   resolve(event: RunEvent): void;
   reject(error: unknown): void;
 }
 
-type EventRow = {
-  runId: string;
-  seq: number;
-  type: string;
-  payload: Record<string, unknown>;
-  createdAt: Date;
-};
+interface BatchRow {
+  row: RunEventRow;
+  waiters: PendingEvent[];
+}
+
+function isTextDelta(type: string): type is TextDeltaType {
+  return (textDeltaTypes as readonly string[]).includes(type);
+}
 
 /**
- * The only writer of a run's events. `seq` is assigned when an event is emitted, so it is gapless
- * and in call order; events are committed to run_event before followers are woken. Events that
- * arrive while a write is in flight are written together in the next one (group commit), so a
- * model streaming thousands of deltas a second is stored at the database's batch speed rather
- * than one round trip per delta.
+ * The only writer of a run's events. Events are committed to run_event before followers are
+ * woken, with gapless seqs in call order. Writes are grouped: events that arrive while a write is
+ * in flight go together in the next one, and consecutive text deltas among them become one event,
+ * so a model bursting thousands of deltas costs a few rows and frames instead of one round trip
+ * each — the latency a delta sees is at most the write in flight plus its own.
  */
 export class RunEventWriter {
   private pending: PendingEvent[] = [];
@@ -45,6 +54,7 @@ export class RunEventWriter {
   private failure: unknown = null;
   private nextSeq: number;
   private terminal: TerminalRunEventType | null = null;
+  private readonly redactors = new Map<TextDeltaType, SecretStreamRedactor>();
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -60,38 +70,33 @@ export class RunEventWriter {
   }
 
   /**
-   * Appends a non-terminal event; resolves once it is stored and published. Ignored after the
-   * terminal event: a run ends exactly once.
+   * Appends a non-terminal event; resolves once it is stored and published (a text delta resolves
+   * with the event it was stored in, or null while it is held back as a possible secret's start).
+   * Ignored after the terminal event: a run ends exactly once.
    */
-  emit(
-    type: Exclude<RunEventType, TerminalRunEventType>,
-    payload: Record<string, unknown>,
-  ): Promise<RunEvent | null> {
+  emit(type: NonTerminalRunEventType, payload: Record<string, unknown>): Promise<RunEvent | null> {
     if (this.terminal) return Promise.resolve(null);
     if (this.failure) return Promise.reject(this.failure);
-    const promise = new Promise<RunEvent>((resolve, reject) => {
-      this.pending.push({
-        seq: this.nextSeq,
-        type,
-        payload: redactSecrets(payload),
-        resolve,
-        reject,
-      });
-    });
-    this.nextSeq += 1;
-    this.scheduleFlush();
-    return promise;
+    if (isTextDelta(type)) {
+      const text = this.redactorFor(type).push(String(payload.text ?? ""));
+      if (text === "") return Promise.resolve(null);
+      return this.enqueue(type, { ...payload, text });
+    }
+    // Text held back as a possible secret's start is complete once anything else happens.
+    this.releaseHeldText();
+    return this.enqueue(type, redactSecrets(payload));
   }
 
   /**
    * Appends without waiting, for high-rate events (text deltas): a failure is kept and thrown by
    * the next `flush()`, so the model stream is never throttled to the database's round trip.
    */
-  emitInBackground(
-    type: Exclude<RunEventType, TerminalRunEventType>,
-    payload: Record<string, unknown>,
-  ): void {
-    this.emit(type, payload).catch((error) => {
+  emitInBackground(type: NonTerminalRunEventType, payload: Record<string, unknown>): void {
+    this.keepFailure(this.emit(type, payload));
+  }
+
+  private keepFailure(write: Promise<unknown>): void {
+    write.catch((error) => {
       this.failure ??= error;
     });
   }
@@ -102,7 +107,7 @@ export class RunEventWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** Resolves when no write is in flight, whatever its outcome (for error paths). */
+  /** Resolves when no write is in flight or waiting, whatever its outcome (for error paths). */
   async settled(): Promise<void> {
     while (this.flushing) await this.flushing;
   }
@@ -118,6 +123,7 @@ export class RunEventWriter {
     runUpdate: Partial<Omit<AgentRunRow, "id">>,
   ): Promise<boolean> {
     if (this.terminal) return false;
+    if (!this.failure) this.releaseHeldText();
     this.terminal = type;
     await this.settled();
     for (let attempt = 1; ; attempt += 1) {
@@ -141,7 +147,7 @@ export class RunEventWriter {
         });
         if (!row) return false;
         this.nextSeq = row.seq + 1;
-        await this.bus.publish(this.run.id, toRunEvent(row, this.run.appId));
+        await this.bus.publish(this.run.id, [toRunEvent(row, this.run.appId)]);
         return true;
       } catch (error) {
         if (attempt >= 3 || !isUniqueViolation(error)) throw error;
@@ -149,60 +155,112 @@ export class RunEventWriter {
     }
   }
 
+  private redactorFor(type: TextDeltaType): SecretStreamRedactor {
+    let redactor = this.redactors.get(type);
+    if (!redactor) {
+      redactor = new SecretStreamRedactor();
+      this.redactors.set(type, redactor);
+    }
+    return redactor;
+  }
+
+  private releaseHeldText(): void {
+    for (const [type, redactor] of this.redactors) {
+      const text = redactor.end();
+      if (text !== "") this.keepFailure(this.enqueue(type, { text }));
+    }
+  }
+
+  private enqueue(
+    type: NonTerminalRunEventType,
+    payload: Record<string, unknown>,
+  ): Promise<RunEvent> {
+    const promise = new Promise<RunEvent>((resolve, reject) => {
+      this.pending.push({ type, payload, resolve, reject });
+    });
+    this.scheduleFlush();
+    return promise;
+  }
+
+  /**
+   * Starts a write on the next turn of the event loop rather than at once, so a burst the model
+   * delivered in one network read (already parsed, waiting in microtasks) is stored as one batch.
+   */
   private scheduleFlush(): void {
     if (this.flushing) return;
-    this.flushing = this.drain().finally(() => {
-      this.flushing = null;
-      // An event emitted after the drain loop ended but before this callback ran found a flush
-      // "in progress" and did not start one: start it now, or it would wait forever.
-      if (this.pending.length > 0 && !this.failure) this.scheduleFlush();
-    });
+    this.flushing = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.drain())
+      .finally(() => {
+        this.flushing = null;
+        // An event emitted after the drain loop ended but before this callback ran found a flush
+        // "in progress" and did not start one: start it now, or it would wait forever.
+        if (this.pending.length > 0 && !this.failure) this.scheduleFlush();
+      });
   }
 
   private async drain(): Promise<void> {
     while (this.pending.length > 0) {
-      const batch = this.pending;
+      const batch = this.coalesce(this.pending);
       this.pending = [];
-      let rows: EventRow[];
       try {
-        rows = await insertRunEvents(this.handle.db, {
-          events: batch.map(({ seq, type, payload }) => ({
-            runId: this.run.id,
-            seq,
-            type,
-            payload,
-          })),
-        });
+        await insertRunEvents(this.handle.db, { events: batch.map(({ row }) => row) });
       } catch (error) {
         // Nothing of this batch is stored, and later events would leave a gap: fail them all and
         // hand their seqs back, so the stream stays gapless for whatever is written next.
-        const failed = [...batch, ...this.pending];
+        const failed = [...batch.flatMap(({ waiters }) => waiters), ...this.pending];
         this.pending = [];
-        this.nextSeq = batch[0].seq;
+        this.nextSeq = batch[0].row.seq;
         this.failure ??= error;
         for (const event of failed) event.reject(error);
         return;
       }
-      const bySeq = new Map(rows.map((row) => [Number(row.seq), row]));
-      for (const pending of batch) {
-        const row = bySeq.get(pending.seq);
-        if (!row) {
-          pending.reject(new Error(`run event ${pending.seq} was not returned by its insert`));
-          continue;
-        }
-        const event = toRunEvent(row, this.run.appId);
-        try {
-          await this.bus.publish(this.run.id, event);
-        } finally {
-          // Stored is what matters to the emitter; a failed wake-up only delays followers.
-          pending.resolve(event);
-        }
+      const events = batch.map(({ row }) => toRunEvent(row, this.run.appId));
+      try {
+        await this.bus.publish(this.run.id, events);
+      } finally {
+        // Stored is what matters to the emitter; a failed wake-up only delays followers.
+        batch.forEach(({ waiters }, index) => {
+          for (const waiter of waiters) waiter.resolve(events[index]);
+        });
       }
     }
   }
+
+  /** Gives the batch its seqs, merging runs of the same text delta into one row each. */
+  private coalesce(pending: PendingEvent[]): BatchRow[] {
+    const createdAt = new Date();
+    const batch: BatchRow[] = [];
+    for (const event of pending) {
+      const previous = batch.at(-1);
+      const text = event.payload.text;
+      if (
+        previous &&
+        isTextDelta(event.type) &&
+        previous.row.type === event.type &&
+        typeof text === "string" &&
+        String(previous.row.payload.text).length + text.length <= maximumCoalescedTextLength
+      ) {
+        previous.row.payload = { text: `${previous.row.payload.text}${text}` };
+        previous.waiters.push(event);
+        continue;
+      }
+      batch.push({
+        row: {
+          runId: this.run.id,
+          seq: this.nextSeq,
+          type: event.type,
+          payload: isTextDelta(event.type) ? { text: String(text ?? "") } : event.payload,
+          createdAt,
+        },
+        waiters: [event],
+      });
+      this.nextSeq += 1;
+    }
+    return batch;
+  }
 }
 
-export function toRunEvent(row: EventRow, appId: string): RunEvent {
+export function toRunEvent(row: RunEventRow, appId: string): RunEvent {
   return {
     seq: row.seq,
     run_id: row.runId,
