@@ -12,6 +12,7 @@ import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
 import { logServerError } from "@/lib/log";
 import { runErrorCodes } from "./event-types";
+import { createEventLoopYielder } from "./event-loop-yielder";
 import type { RunEventWriter } from "./run-event-writer";
 import { RunFailure } from "./run-failure";
 import {
@@ -105,8 +106,10 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
     },
   });
 
+  const yieldTurn = createEventLoopYielder();
   try {
     for await (const part of result.fullStream) {
+      await yieldTurn();
       watchdog.touch();
       switch (part.type) {
         case "text-delta":
