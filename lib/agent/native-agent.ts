@@ -24,7 +24,8 @@ import {
 } from "./tools";
 
 export interface NativeAgentInput {
-  model: LanguageModel;
+  /** Builds the run's model around the given fetch, through which every provider call must go. */
+  createModel(fetch: typeof globalThis.fetch): LanguageModel;
   system: string;
   messages: ModelMessage[];
   context: ToolContext;
@@ -81,8 +82,16 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   let text = "";
   let stepCount = 0;
   let lastFinishReason: string | undefined;
+  // The SDK waits between retries of a failed call (seconds, growing); that wait is ours, not a
+  // model gone silent, so the watchdog stops counting from a failed answer to the next attempt.
+  const providerFetch: typeof globalThis.fetch = async (request, init) => {
+    watchdog.endRetryWait();
+    const response = await globalThis.fetch(request, init);
+    if (!response.ok) watchdog.startRetryWait();
+    return response;
+  };
   const result = streamText({
-    model: input.model,
+    model: input.createModel(providerFetch),
     system: input.system,
     messages: input.messages,
     tools,
@@ -318,6 +327,22 @@ class ModelWatchdog {
   pause(): void {
     this.paused += 1;
     clearTimeout(this.timer);
+  }
+
+  private waitingForRetry = false;
+
+  /** A provider call failed; the SDK may now wait before it tries again. */
+  startRetryWait(): void {
+    if (this.waitingForRetry) return;
+    this.waitingForRetry = true;
+    this.pause();
+  }
+
+  /** A provider call starts: from here on, silence is the model's again. */
+  endRetryWait(): void {
+    if (!this.waitingForRetry) return;
+    this.waitingForRetry = false;
+    this.resume();
   }
 
   resume(): void {

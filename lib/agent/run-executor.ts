@@ -80,6 +80,7 @@ async function executeRun(
     });
     if (!run.baseRevisionId || !run.resolvedModelId)
       throw new Error("run is missing its base revision or model");
+    const modelId = run.resolvedModelId;
     const overlay = await WorkspaceOverlay.open(handle.db, {
       appId: run.appId,
       revisionId: run.baseRevisionId,
@@ -109,7 +110,8 @@ async function executeRun(
     };
     const { appName, messages } = await loadConversation(handle.db, run);
     const result = await runNativeAgent({
-      model: getLanguageModel(run.resolvedModelId, { fetch: rateLimitObserver(writer) }),
+      createModel: (fetch) =>
+        getLanguageModel(modelId, { fetch: rateLimitObserver(writer, fetch) }),
       system: buildSystemPrompt({
         appName,
         writeFileAvailable: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE,
@@ -282,9 +284,12 @@ async function summarizeChanges(
  * Wraps fetch to tell the person when the provider rate-limits: the AI SDK retries on its own
  * (honouring retry-after), and without this the run would just look stuck.
  */
-function rateLimitObserver(writer: RunEventWriter): typeof globalThis.fetch {
+function rateLimitObserver(
+  writer: RunEventWriter,
+  fetch: typeof globalThis.fetch,
+): typeof globalThis.fetch {
   return async (input, init) => {
-    const response = await globalThis.fetch(input, init);
+    const response = await fetch(input, init);
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get("retry-after"));
       const resetAt =

@@ -100,6 +100,28 @@ describe.each(runTargets())("model trouble on $name", (target) => {
     expect(JSON.stringify(events)).not.toContain("failed on purpose");
   });
 
+  it("reports a model that keeps failing as CODING_AGENT_MODEL_ERROR even when the SDK's retry waits outlast the tool-time limit", async () => {
+    const app = await createApp(strictServer, "Server error, short limit");
+    const run = await startRun(strictServer, app.id, {
+      input: "Keep failing, please",
+      model_id: "compatible:server-error",
+    });
+    const { events } = await collectRun(strictServer, app.id, run.id, { timeoutMs: 30_000 });
+    expectGaplessRun(events, run);
+    // The SDK waits 2 s, then 4 s, between its three attempts: longer than the 2 s limit, which
+    // counts only the model's silence, not our waiting.
+    const attempts = proxy.exchanges.filter(
+      (exchange) =>
+        exchange.requestBody.includes('"server-error"') &&
+        exchange.requestBody.includes("Keep failing, please"),
+    );
+    expect(attempts.length).toBeGreaterThanOrEqual(3);
+    expect(events.at(-1)).toMatchObject({
+      type: "run.failed",
+      payload: { code: "CODING_AGENT_MODEL_ERROR" },
+    });
+  });
+
   it("fails with CODING_AGENT_MODEL_TIMEOUT within the tool-time limit when the model hangs, with keep-alives meanwhile", async () => {
     const app = await createApp(strictServer, "Hang");
     const started = performance.now();
