@@ -14,10 +14,7 @@ const secretVariableNames = [
  * Replaces every configured secret in a value with "[redacted]". Provider errors sometimes echo
  * request details; this is the last guard before anything reaches events or logs.
  */
-export function redactSecrets<Value>(
-  value: Value,
-  environment: Environment = process.env,
-): Value {
+export function redactSecrets<Value>(value: Value, environment: Environment = process.env): Value {
   const secrets = configuredSecrets(environment);
   if (secrets.length === 0) return value;
   return redactValue(value, secrets) as Value;
