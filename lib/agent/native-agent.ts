@@ -118,7 +118,9 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   const yieldTurn = createEventLoopYielder();
   try {
     for await (const part of result.fullStream) {
-      await yieldTurn();
+      // Awaited only when it yields: a bare `await` per part would cost a promise per delta.
+      const turn = yieldTurn();
+      if (turn) await turn;
       watchdog.touch();
       switch (part.type) {
         case "text-delta":
@@ -293,8 +295,11 @@ async function withTimeout<Value>(
  */
 class ModelWatchdog {
   private readonly controller = new AbortController();
+  /** One timer re-armed for the remaining time, not one per stream part: a burst has thousands. */
   private timer: NodeJS.Timeout | undefined;
+  private lastActivity = performance.now();
   private paused = 0;
+  private waitingForRetry = false;
   private reason: unknown;
   private readonly onParentAbort = () => this.abort(this.parent.reason);
 
@@ -312,24 +317,20 @@ class ModelWatchdog {
   }
 
   touch(): void {
-    clearTimeout(this.timer);
-    if (this.paused > 0 || this.controller.signal.aborted) return;
-    this.timer = setTimeout(() => {
-      this.abort(
-        new RunFailure(
-          runErrorCodes.modelTimeout,
-          `The model sent nothing for ${Math.round(this.idleMs / 1000)} s, so the run was stopped.`,
-        ),
-      );
-    }, this.idleMs);
+    this.lastActivity = performance.now();
+    if (this.timer || this.paused > 0 || this.controller.signal.aborted) return;
+    this.arm(this.idleMs);
   }
 
   pause(): void {
     this.paused += 1;
-    clearTimeout(this.timer);
+    this.disarm();
   }
 
-  private waitingForRetry = false;
+  resume(): void {
+    this.paused = Math.max(0, this.paused - 1);
+    this.touch();
+  }
 
   /** A provider call failed; the SDK may now wait before it tries again. */
   startRetryWait(): void {
@@ -345,24 +346,42 @@ class ModelWatchdog {
     this.resume();
   }
 
-  resume(): void {
-    this.paused = Math.max(0, this.paused - 1);
-    this.touch();
-  }
-
   abortReason(): unknown {
     return this.reason ?? new Error("aborted");
+  }
+
+  dispose(): void {
+    this.disarm();
+    this.parent.removeEventListener("abort", this.onParentAbort);
+  }
+
+  private arm(milliseconds: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      if (this.paused > 0 || this.controller.signal.aborted) return;
+      const silentFor = performance.now() - this.lastActivity;
+      if (silentFor < this.idleMs) {
+        this.arm(this.idleMs - silentFor);
+        return;
+      }
+      this.abort(
+        new RunFailure(
+          runErrorCodes.modelTimeout,
+          `The model sent nothing for ${Math.round(this.idleMs / 1000)} s, so the run was stopped.`,
+        ),
+      );
+    }, milliseconds);
+  }
+
+  private disarm(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   private abort(reason: unknown): void {
     if (this.controller.signal.aborted) return;
     this.reason = reason;
-    clearTimeout(this.timer);
+    this.disarm();
     this.controller.abort(reason);
-  }
-
-  dispose(): void {
-    clearTimeout(this.timer);
-    this.parent.removeEventListener("abort", this.onParentAbort);
   }
 }

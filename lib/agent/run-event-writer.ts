@@ -28,8 +28,8 @@ const maximumCoalescedTextLength = 16_384;
 interface PendingEvent {
   type: NonTerminalRunEventType;
   payload: Record<string, unknown>;
-  resolve(event: RunEvent): void;
-  reject(error: unknown): void;
+  /** Absent for background writes: a failure of theirs is kept in `failure` instead. */
+  waiter?: { resolve(event: RunEvent): void; reject(error: unknown): void };
 }
 
 interface BatchRow {
@@ -92,13 +92,15 @@ export class RunEventWriter {
    * the next `flush()`, so the model stream is never throttled to the database's round trip.
    */
   emitInBackground(type: NonTerminalRunEventType, payload: Record<string, unknown>): void {
-    this.keepFailure(this.emit(type, payload));
-  }
-
-  private keepFailure(write: Promise<unknown>): void {
-    write.catch((error) => {
-      this.failure ??= error;
-    });
+    // No promise per delta: at thousands a second they are most of what a write costs here.
+    if (this.terminal || this.failure) return;
+    if (isTextDelta(type)) {
+      const text = this.redactorFor(type).push(String(payload.text ?? ""));
+      if (text !== "") this.enqueueInBackground(type, { ...payload, text });
+      return;
+    }
+    this.releaseHeldText();
+    this.enqueueInBackground(type, redactSecrets(payload));
   }
 
   /** Resolves when every event emitted so far is stored; throws the first failed write. */
@@ -167,7 +169,7 @@ export class RunEventWriter {
   private releaseHeldText(): void {
     for (const [type, redactor] of this.redactors) {
       const text = redactor.end();
-      if (text !== "") this.keepFailure(this.enqueue(type, { text }));
+      if (text !== "") this.enqueueInBackground(type, { text });
     }
   }
 
@@ -176,10 +178,15 @@ export class RunEventWriter {
     payload: Record<string, unknown>,
   ): Promise<RunEvent> {
     const promise = new Promise<RunEvent>((resolve, reject) => {
-      this.pending.push({ type, payload, resolve, reject });
+      this.pending.push({ type, payload, waiter: { resolve, reject } });
     });
     this.scheduleFlush();
     return promise;
+  }
+
+  private enqueueInBackground(type: NonTerminalRunEventType, payload: Record<string, unknown>) {
+    this.pending.push({ type, payload });
+    this.scheduleFlush();
   }
 
   /**
@@ -211,7 +218,7 @@ export class RunEventWriter {
         this.pending = [];
         this.nextSeq = batch[0].row.seq;
         this.failure ??= error;
-        for (const event of failed) event.reject(error);
+        for (const event of failed) event.waiter?.reject(error);
         return;
       }
       const events = batch.map(({ row }) => toRunEvent(row, this.run.appId));
@@ -220,7 +227,7 @@ export class RunEventWriter {
       } finally {
         // Stored is what matters to the emitter; a failed wake-up only delays followers.
         batch.forEach(({ waiters }, index) => {
-          for (const waiter of waiters) waiter.resolve(events[index]);
+          for (const { waiter } of waiters) waiter?.resolve(events[index]);
         });
       }
     }
