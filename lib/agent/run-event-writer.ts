@@ -54,7 +54,11 @@ export class RunEventWriter {
   private failure: unknown = null;
   private nextSeq: number;
   private terminal: TerminalRunEventType | null = null;
-  private readonly redactors = new Map<TextDeltaType, SecretStreamRedactor>();
+  /** One per text stream: a secret may be split across that stream's pieces. */
+  private readonly redactors: Record<TextDeltaType, SecretStreamRedactor> = {
+    "assistant.delta": new SecretStreamRedactor(),
+    "reasoning.delta": new SecretStreamRedactor(),
+  };
 
   constructor(
     private readonly handle: DatabaseHandle,
@@ -77,14 +81,11 @@ export class RunEventWriter {
   emit(type: NonTerminalRunEventType, payload: Record<string, unknown>): Promise<RunEvent | null> {
     if (this.terminal) return Promise.resolve(null);
     if (this.failure) return Promise.reject(this.failure);
-    if (isTextDelta(type)) {
-      const text = this.redactorFor(type).push(String(payload.text ?? ""));
-      if (text === "") return Promise.resolve(null);
-      return this.enqueue(type, { ...payload, text });
-    }
-    // Text held back as a possible secret's start is complete once anything else happens.
-    this.releaseHeldText();
-    return this.enqueue(type, redactSecrets(payload));
+    const redacted = this.redact(type, payload);
+    if (!redacted) return Promise.resolve(null);
+    return new Promise<RunEvent>((resolve, reject) => {
+      this.enqueue({ type, payload: redacted, waiter: { resolve, reject } });
+    });
   }
 
   /**
@@ -94,13 +95,8 @@ export class RunEventWriter {
   emitInBackground(type: NonTerminalRunEventType, payload: Record<string, unknown>): void {
     // No promise per delta: at thousands a second they are most of what a write costs here.
     if (this.terminal || this.failure) return;
-    if (isTextDelta(type)) {
-      const text = this.redactorFor(type).push(String(payload.text ?? ""));
-      if (text !== "") this.enqueueInBackground(type, { ...payload, text });
-      return;
-    }
-    this.releaseHeldText();
-    this.enqueueInBackground(type, redactSecrets(payload));
+    const redacted = this.redact(type, payload);
+    if (redacted) this.enqueue({ type, payload: redacted });
   }
 
   /** Resolves when every event emitted so far is stored; throws the first failed write. */
@@ -157,35 +153,31 @@ export class RunEventWriter {
     }
   }
 
-  private redactorFor(type: TextDeltaType): SecretStreamRedactor {
-    let redactor = this.redactors.get(type);
-    if (!redactor) {
-      redactor = new SecretStreamRedactor();
-      this.redactors.set(type, redactor);
+  /**
+   * The payload as it may be stored, or null for a text piece held back whole as a possible
+   * secret's start. Any other event first releases held text: the text it held is complete.
+   */
+  private redact(
+    type: NonTerminalRunEventType,
+    payload: Record<string, unknown>,
+  ): Record<string, unknown> | null {
+    if (isTextDelta(type)) {
+      const text = this.redactors[type].push(String(payload.text ?? ""));
+      return text === "" ? null : { text };
     }
-    return redactor;
+    this.releaseHeldText();
+    return redactSecrets(payload);
   }
 
   private releaseHeldText(): void {
-    for (const [type, redactor] of this.redactors) {
-      const text = redactor.end();
-      if (text !== "") this.enqueueInBackground(type, { text });
+    for (const type of textDeltaTypes) {
+      const text = this.redactors[type].end();
+      if (text !== "") this.enqueue({ type, payload: { text } });
     }
   }
 
-  private enqueue(
-    type: NonTerminalRunEventType,
-    payload: Record<string, unknown>,
-  ): Promise<RunEvent> {
-    const promise = new Promise<RunEvent>((resolve, reject) => {
-      this.pending.push({ type, payload, waiter: { resolve, reject } });
-    });
-    this.scheduleFlush();
-    return promise;
-  }
-
-  private enqueueInBackground(type: NonTerminalRunEventType, payload: Record<string, unknown>) {
-    this.pending.push({ type, payload });
+  private enqueue(event: PendingEvent): void {
+    this.pending.push(event);
     this.scheduleFlush();
   }
 
@@ -239,15 +231,16 @@ export class RunEventWriter {
     const batch: BatchRow[] = [];
     for (const event of pending) {
       const previous = batch.at(-1);
-      const text = event.payload.text;
+      // Text deltas' payloads are `{text}` strings: `redact` made them so.
+      const text = event.payload.text as string;
+      const previousText = previous?.row.payload.text as string;
       if (
         previous &&
         isTextDelta(event.type) &&
         previous.row.type === event.type &&
-        typeof text === "string" &&
-        String(previous.row.payload.text).length + text.length <= maximumCoalescedTextLength
+        previousText.length + text.length <= maximumCoalescedTextLength
       ) {
-        previous.row.payload = { text: `${previous.row.payload.text}${text}` };
+        previous.row.payload = { text: previousText + text };
         previous.waiters.push(event);
         continue;
       }
@@ -256,7 +249,7 @@ export class RunEventWriter {
           runId: this.run.id,
           seq: this.nextSeq,
           type: event.type,
-          payload: isTextDelta(event.type) ? { text: String(text ?? "") } : event.payload,
+          payload: event.payload,
           createdAt,
         },
         waiters: [event],
