@@ -48,16 +48,22 @@ export class SecretStreamRedactor {
     return rest;
   }
 
-  /** Length of the longest end of `text` that is the start of some secret (a possible split). */
+  /**
+   * Length of the longest end of `text` that is the start of some secret (a possible split).
+   * Only places where a secret's first character occurs are tried: this runs on every delta.
+   */
   private longestSecretPrefixSuffix(text: string): number {
     let longest = 0;
     for (const secret of this.secrets) {
-      const limit = Math.min(secret.length - 1, text.length);
-      for (let length = limit; length > longest; length -= 1) {
-        if (text.endsWith(secret.slice(0, length))) {
-          longest = length;
-          break;
-        }
+      const from = Math.max(0, text.length - secret.length + 1);
+      for (
+        let start = text.indexOf(secret[0], from);
+        start !== -1;
+        start = text.indexOf(secret[0], start + 1)
+      ) {
+        const length = text.length - start;
+        if (length > longest && secret.startsWith(text.slice(start))) longest = length;
+        if (length <= longest) break;
       }
     }
     return longest;
