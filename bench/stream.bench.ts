@@ -179,6 +179,16 @@ async function measureDirect(proxy: RecordingProxy, count: number): Promise<Meas
   );
 }
 
+const projectRoot = path.resolve(import.meta.dirname, "..");
+
+/** Runs one of the project's TypeScript files (through tsx) in a process of its own, output piped. */
+function spawnScript(script: string, args: string[]): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", path.join(projectRoot, script), ...args], {
+    cwd: projectRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
 /**
  * Baseline 2: `count` concurrent AI SDK `streamText` reads of the model server (through the
  * proxy), in a child process (`bench/stream/sdk-reader.ts`) so they do not share this event loop
@@ -187,12 +197,7 @@ async function measureDirect(proxy: RecordingProxy, count: number): Promise<Meas
 async function measureSdk(proxy: RecordingProxy, count: number): Promise<Measurement> {
   const since = proxy.exchanges.length;
   const models = Array.from({ length: count }, (_, index) => `bench-${index}`);
-  const root = path.resolve(import.meta.dirname, "..");
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "bench/stream/sdk-reader.ts"), proxy.url, ...models],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawnScript("bench/stream/sdk-reader.ts", [proxy.url, ...models]);
   let output = "";
   let errors = "";
   child.stdout?.on("data", (chunk) => {
@@ -275,20 +280,12 @@ async function startModelProcess(
     fs.writeFileSync(path.join(scenarioDirectory, `${name}.json`), JSON.stringify(scenario));
   }
   const port = await freePort();
-  const root = path.resolve(import.meta.dirname, "..");
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      path.join(root, "test/model-server/cli.ts"),
-      "--port",
-      String(port),
-      "--scenario-dir",
-      scenarioDirectory,
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawnScript("test/model-server/cli.ts", [
+    "--port",
+    String(port),
+    "--scenario-dir",
+    scenarioDirectory,
+  ]);
   let output = "";
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
