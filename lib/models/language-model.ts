@@ -6,6 +6,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
+import { coalescingFetch } from "./coalesce-event-stream";
 import { keyedProviderApiKey, keyedProviderDefinitions } from "./keyed-providers";
 import { parseModelId } from "./model-id";
 
@@ -22,7 +23,7 @@ export function getLanguageModel(
     fetch?: typeof globalThis.fetch;
   } = {},
 ): LanguageModel {
-  const { fetch } = options;
+  const fetch = options.fetch ?? globalThis.fetch;
   const parsed = parseModelId(modelId);
   if (!parsed) {
     throw new PatchworkError(
@@ -45,8 +46,16 @@ export function getLanguageModel(
         )?.keyVariable;
         throw unconfigured(modelId, `${variable} is not set`);
       }
-      if (provider === "openai") return createOpenAI({ apiKey, fetch })(modelName);
-      if (provider === "anthropic") return createAnthropic({ apiKey, fetch })(modelName);
+      if (provider === "openai") {
+        // `provider(model)` is the Responses API in AI SDK 6.
+        return createOpenAI({ apiKey, fetch: coalescingFetch("openai-responses", fetch) })(
+          modelName,
+        );
+      }
+      if (provider === "anthropic") {
+        return createAnthropic({ apiKey, fetch: coalescingFetch("anthropic", fetch) })(modelName);
+      }
+      // Gemini streams whole sentences per event, each with running usage: nothing to join.
       return createGoogleGenerativeAI({ apiKey, fetch })(modelName);
     }
     case "compatible": {
@@ -57,7 +66,7 @@ export function getLanguageModel(
         baseURL: baseURL.replace(/\/+$/, ""),
         apiKey: environment.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined,
         includeUsage: true,
-        fetch,
+        fetch: coalescingFetch("openai-chat", fetch),
       }).chatModel(modelName);
     }
     case "ollama": {
@@ -68,7 +77,7 @@ export function getLanguageModel(
         name: "ollama",
         baseURL: `${environment.OLLAMA_BASE_URL.replace(/\/+$/, "")}/v1`,
         includeUsage: true,
-        fetch,
+        fetch: coalescingFetch("openai-chat", fetch),
       }).chatModel(modelName);
     }
   }
