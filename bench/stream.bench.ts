@@ -60,6 +60,11 @@ interface Measurement {
   modelRate: number;
   /** Pieces the client received per run (median): 2,000 unless something joined them. */
   piecesPerRun: number;
+  /**
+   * Request sent → the model's first chunk at the proxy (median), where this process sent the
+   * request: for Patchwork, creating the run, starting it and calling the model.
+   */
+  startMs?: number;
 }
 
 /**
@@ -109,7 +114,9 @@ function modelDeltas(proxy: RecordingProxy, model: string, since: number): Timed
     });
 }
 
-function summarize(runs: { client: TimedText[]; model: TimedText[] }[]): Measurement {
+function summarize(
+  runs: { client: TimedText[]; model: TimedText[]; startedAt?: number }[],
+): Measurement {
   const latencyMs: number[] = [];
   const latencyByRun: number[][] = [];
   const perRunRates: number[] = [];
@@ -141,6 +148,9 @@ function summarize(runs: { client: TimedText[]; model: TimedText[] }[]): Measure
     totalRate: (runs.length * deltaCount) / ((last - first) / 1000),
     modelRate: median(modelRates),
     piecesPerRun: median(runs.map((run) => run.client.length)),
+    startMs: runs.every((run) => run.startedAt !== undefined)
+      ? median(runs.map((run) => run.model[0].at - run.startedAt!))
+      : undefined,
   };
 }
 
@@ -153,6 +163,7 @@ async function measureDirect(proxy: RecordingProxy, count: number): Promise<Meas
   const runs = await Promise.all(
     Array.from({ length: count }, async (_, index) => {
       const model = `bench-${index}`;
+      const startedAt = monotonicMs();
       const response = await fetch(`${proxy.url}/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
@@ -177,12 +188,10 @@ async function measureDirect(proxy: RecordingProxy, count: number): Promise<Meas
         at = monotonicMs();
         parser.feed(chunk.value);
       }
-      return { client, model };
+      return { client, model, startedAt };
     }),
   );
-  return summarize(
-    runs.map((run) => ({ client: run.client, model: modelDeltas(proxy, run.model, since) })),
-  );
+  return summarize(runs.map((run) => ({ ...run, model: modelDeltas(proxy, run.model, since) })));
 }
 
 const projectRoot = path.resolve(import.meta.dirname, "..");
@@ -240,6 +249,7 @@ async function measurePatchwork(
   const runs = await Promise.all(
     appIds.map(async (appId, index) => {
       const model = `bench-${index}`;
+      const startedAt = monotonicMs();
       const created = await api(server, `/api/apps/${appId}/coding-agent/runs`, {
         method: "POST",
         body: { input: `Benchmark run ${index}`, model_id: `compatible:${model}` },
@@ -261,12 +271,10 @@ async function measurePatchwork(
       }
       if (terminal !== "run.completed")
         throw new Error(`Run ${index} ended with ${terminal || "no terminal event"}`);
-      return { client, model };
+      return { client, model, startedAt };
     }),
   );
-  return summarize(
-    runs.map((run) => ({ client: run.client, model: modelDeltas(proxy, run.model, since) })),
-  );
+  return summarize(runs.map((run) => ({ ...run, model: modelDeltas(proxy, run.model, since) })));
 }
 
 /**
@@ -344,6 +352,7 @@ function row(
     runs,
     "deltas lost": measurement.lost,
     "pieces/run": measurement.piecesPerRun,
+    "start ms": measurement.startMs === undefined ? "-" : formatMs(measurement.startMs),
     "latency p50 ms": formatMs(median(measurement.latencyMs)),
     "latency p99 ms": formatMs(percentile(measurement.latencyMs, 0.99)),
     "latency max ms": formatMs(Math.max(...measurement.latencyMs)),

@@ -160,7 +160,13 @@ function joinable(rule: JoinRule, message: EventSourceMessage): JoinCandidate | 
   return { key: `${message.event ?? ""}\n${classified.key}`, value, size: classified.size };
 }
 
-/** OpenAI Chat Completions chunks (OpenAI-compatible servers, Ollama): `choices[0].delta`. */
+/**
+ * OpenAI Chat Completions chunks (OpenAI-compatible servers, Ollama): `choices[0].delta` text.
+ * Tool-call argument pieces are not joined here: the SDK ends a chat tool call at the first
+ * piece after which its arguments parse as JSON, so joining would change where a malformed
+ * stream (an object followed by stray text) is cut, depending on network timing. Responses and
+ * Anthropic only accumulate argument pieces until the call's end event, so joining is safe there.
+ */
 const chatTopLevelKeys = new Set([
   "id",
   "object",
