@@ -147,6 +147,52 @@ describe("coalesceEventStream (openai-chat)", () => {
     await expect(writer.closed).rejects.toThrow("run cancelled");
   });
 
+  it("joins pieces written as the provider writes them, escapes and spacing included", async () => {
+    // A Python server's spacing, escaped slashes and non-ASCII, a surrogate pair cut in two:
+    // later pieces join by their raw text, which must still mean the same characters.
+    const piece = (content: string) =>
+      `data: {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m", "choices": [{"index": 0, "delta": {"content": "${content}"}, "finish_reason": null}]}\n\n`;
+    const body = [
+      piece("caf\\u00e9 "),
+      piece('a\\/b \\"q\\" '),
+      piece("\\ud83d"),
+      piece("\\ude42\\n"),
+      piece("\\\\end"),
+    ].join("");
+    const events = await coalesce("openai-chat", [encoder.encode(body)]);
+    expect(events).toHaveLength(1);
+    const parsed = JSON.parse(events[0].data);
+    expect(parsed.choices[0].delta.content).toBe('café a/b "q" 🙂\n\\end');
+    expect(parsed).toMatchObject({ id: "c1", model: "m", choices: [{ finish_reason: null }] });
+  });
+
+  it("never joins a piece that only looks like the last one but is not valid JSON", async () => {
+    const valid = sse(chat({ content: "ok" }));
+    const template = JSON.stringify(chat({ content: "BODY" }));
+    const broken = ['a"b', "tab\there", "bad \\x escape", "short \\u12"].map(
+      (body) => `data: ${template.replace("BODY", body)}\n\n`,
+    );
+    const body = [valid, broken[0], valid, broken[1], valid, broken[2], valid, broken[3], valid];
+    const events = await coalesce("openai-chat", [encoder.encode(body.join(""))]);
+    // Each broken piece passes through untouched, in its place, and ends the join before it.
+    expect(events.map((event) => event.data)).toEqual(
+      body.map((frame) => parseEvents(frame)[0].data),
+    );
+  });
+
+  it("joins a piece whose text key appears twice by what it parses to", async () => {
+    // JSON.parse keeps the last of two equal keys; the raw text cannot say which one counts, so
+    // such a piece joins around its own serialisation, with the text a parser would see.
+    const twice = (first: string, last: string) =>
+      `data: {"id":"c1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"${first}","content":"${last}"}}]}\n\n`;
+    const body = [twice("x", "a"), twice("y", "b"), sse(chat({ content: "c" }, { id: "c1" }))];
+    const events = await coalesce("openai-chat", [encoder.encode(body.join(""))]);
+    expect(events.map((event) => JSON.parse(event.data).choices[0].delta.content)).toEqual(["abc"]);
+    // Equal texts under both keys: a piece differing only in the first must still join as "a".
+    const same = await coalesce("openai-chat", [encoder.encode(twice("a", "a") + twice("q", "a"))]);
+    expect(same.map((event) => JSON.parse(event.data).choices[0].delta.content)).toEqual(["aa"]);
+  });
+
   it("caps a join at 64 KiB so a long backlog becomes several bounded events", async () => {
     const piece = "x".repeat(1_000);
     const body = Array.from({ length: 200 }, () => sse(chat({ content: piece }))).join("");

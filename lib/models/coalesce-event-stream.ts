@@ -32,10 +32,11 @@ export function coalesceEventStream(
 
   const emitPending = () => {
     if (!pending) return;
+    const { message, prefix, bodies, suffix } = pending;
     output += serialize(
-      pending.message.event,
-      pending.message.id,
-      pending.joined ? JSON.stringify(pending.value) : pending.message.data,
+      message.event,
+      message.id,
+      bodies.length === 1 ? message.data : prefix + bodies.join("") + suffix,
     );
     pending = undefined;
   };
@@ -58,21 +59,36 @@ export function coalesceEventStream(
   };
   const parser = createParser({
     onEvent(message) {
+      if (pending) {
+        // The fast path: the same event as the pending one but for its text needs no parsing.
+        const body = bodyInTemplate(pending, message);
+        if (body !== undefined && pending.size + body.length <= maximumJoinedChars) {
+          pending.bodies.push(body);
+          pending.size += body.length;
+          return;
+        }
+      }
       const candidate = joinable(joinRule, message);
       if (
         candidate &&
         pending &&
         pending.key === candidate.key &&
-        pending.size + candidate.size <= maximumJoinedChars
+        pending.size + candidate.body.length <= maximumJoinedChars
       ) {
-        joinRule.append(pending.value, candidate.value);
-        pending.joined = true;
-        pending.size += candidate.size;
+        pending.bodies.push(candidate.body);
+        pending.size += candidate.body.length;
         return;
       }
       emitPending();
       if (candidate) {
-        pending = { ...candidate, message, joined: false };
+        pending = {
+          message,
+          key: candidate.key,
+          prefix: candidate.prefix,
+          suffix: candidate.suffix,
+          bodies: [candidate.body],
+          size: candidate.body.length,
+        };
       } else {
         output += serialize(message.event, message.id, message.data);
       }
@@ -122,27 +138,41 @@ export function coalescingFetch(
   };
 }
 
-/** Joined text is capped so one event never grows without bound while a backlog drains. */
+/** Joined text (as JSON-escaped characters) is capped so one event never grows without bound. */
 const maximumJoinedChars = 64 * 1024;
 
+/**
+ * A joinable event split around its text: `prefix + "<body>" + suffix` is its data, where body is
+ * the text as a JSON string's characters (escaped, without the quotes).
+ */
 interface JoinCandidate {
   /** Events join only with a pending event of the same key (same block, same kind of text). */
   key: string;
-  value: Record<string, unknown>;
-  /** Characters this event adds when joined. */
+  prefix: string;
+  body: string;
+  suffix: string;
+}
+
+interface PendingEvent {
+  /** The first piece: its event name, id and (when nothing joined it) data go out unchanged. */
+  message: EventSourceMessage;
+  key: string;
+  prefix: string;
+  suffix: string;
+  /** Each joined piece's body, in order: concatenated they are the joined text's body. */
+  bodies: string[];
+  /** JSON-escaped characters joined so far. */
   size: number;
 }
 
-interface PendingEvent extends JoinCandidate {
-  message: EventSourceMessage;
-  joined: boolean;
-}
-
 interface JoinRule {
-  /** The join key and size of an event, or undefined when it must pass through as it is. */
-  classify(value: Record<string, unknown>): { key: string; size: number } | undefined;
-  /** Appends `next`'s text to `into` (both classified with the same key). */
-  append(into: Record<string, unknown>, next: Record<string, unknown>): void;
+  /**
+   * The join key of an event, the name of the field that holds its text and the text, or
+   * undefined when it must pass through as it is.
+   */
+  classify(
+    value: Record<string, unknown>,
+  ): { key: string; field: string; text: string } | undefined;
 }
 
 function joinable(rule: JoinRule, message: EventSourceMessage): JoinCandidate | undefined {
@@ -157,8 +187,88 @@ function joinable(rule: JoinRule, message: EventSourceMessage): JoinCandidate | 
   if (!isRecord(value)) return undefined;
   const classified = rule.classify(value);
   if (!classified) return undefined;
-  return { key: `${message.event ?? ""}\n${classified.key}`, value, size: classified.size };
+  // Where the text is in the data as the provider wrote it, so that later pieces written the same
+  // way can be recognised without parsing. A provider that writes something we cannot locate
+  // (the field twice, say) still joins, around our own serialisation of the event.
+  const split =
+    splitAroundText(message.data, classified.field, classified.text) ??
+    splitAroundText(JSON.stringify(value), classified.field, classified.text);
+  if (!split) return undefined;
+  return { key: `${message.event ?? ""}\n${classified.key}`, ...split };
 }
+
+const fieldPatterns = new Map<string, RegExp>();
+
+/** Splits `data` around the string value of its one `"field":` key, if that value is `text`. */
+function splitAroundText(
+  data: string,
+  field: string,
+  text: string,
+): { prefix: string; body: string; suffix: string } | undefined {
+  let pattern = fieldPatterns.get(field);
+  if (!pattern) {
+    pattern = new RegExp(`"${field}"\\s*:\\s*"`, "g");
+    fieldPatterns.set(field, pattern);
+  }
+  pattern.lastIndex = 0;
+  const match = pattern.exec(data);
+  // Keys are outside strings, where quotes are never escaped, so this finds keys only; a second
+  // one (a nested object with the same key) makes the position ambiguous.
+  if (!match || pattern.exec(data)) return undefined;
+  const start = match.index + match[0].length;
+  const end = stringBodyEnd(data, start);
+  if (end < 0) return undefined;
+  const body = data.slice(start, end);
+  if (JSON.parse(`"${body}"`) !== text) return undefined;
+  return { prefix: data.slice(0, start), body, suffix: data.slice(end) };
+}
+
+/**
+ * The body of `message` when it is the pending event but for its text: the same event name,
+ * everything around the text identical, and in between a non-empty, valid JSON string body.
+ * Such an event parses to the pending one's fields with another text, so it classifies with the
+ * same key: it can join without being parsed.
+ */
+function bodyInTemplate(pending: PendingEvent, message: EventSourceMessage): string | undefined {
+  const { data } = message;
+  const { prefix, suffix } = pending;
+  if (
+    message.event !== pending.message.event ||
+    data.length <= prefix.length + suffix.length ||
+    !data.startsWith(prefix) ||
+    !data.endsWith(suffix)
+  ) {
+    return undefined;
+  }
+  const end = data.length - suffix.length;
+  return stringBodyEnd(data, prefix.length) === end ? data.slice(prefix.length, end) : undefined;
+}
+
+/**
+ * The index of the quote closing a JSON string whose characters start at `start`, or -1 when
+ * they are not valid JSON string characters (a raw control character, an unknown escape).
+ */
+function stringBodyEnd(data: string, start: number): number {
+  for (let index = start; index < data.length; index += 1) {
+    const code = data.charCodeAt(index);
+    if (code === 34 /* " */) return index;
+    if (code < 32) return -1;
+    if (code !== 92 /* \ */) continue;
+    const escaped = data.charCodeAt(index + 1);
+    if (escaped === 117 /* u */) {
+      if (!/^[0-9a-fA-F]{4}$/.test(data.slice(index + 2, index + 6))) return -1;
+      index += 5;
+    } else if (simpleEscapes.has(escaped)) {
+      index += 1;
+    } else {
+      return -1;
+    }
+  }
+  return -1;
+}
+
+/** The characters after a backslash that JSON allows, other than `u`: " \ / b f n r t. */
+const simpleEscapes = new Set([34, 92, 47, 98, 102, 110, 114, 116]);
 
 /**
  * OpenAI Chat Completions chunks (OpenAI-compatible servers, Ollama): `choices[0].delta` text.
@@ -217,14 +327,9 @@ const openaiChatRule: JoinRule = {
     if (!delta || !field) return undefined;
     return {
       key: `${String(value.id)}\n${String(value.model)}\n${field}`,
-      size: (delta[field] as string).length,
+      field,
+      text: delta[field] as string,
     };
-  },
-  append(into, next) {
-    const intoDelta = chatDelta(into)!;
-    const nextDelta = chatDelta(next)!;
-    const field = chatTextField(intoDelta)!;
-    intoDelta[field] = (intoDelta[field] as string) + (nextDelta[field] as string);
   },
 };
 
@@ -247,11 +352,9 @@ const openaiResponsesRule: JoinRule = {
     if (!hasOnlyKeys(value, new Set([...identity, ...responsesNoiseKeys]))) return undefined;
     return {
       key: [value.type, ...identity.map((field) => JSON.stringify(value[field]))].join("\n"),
-      size: value.delta.length,
+      field: "delta",
+      text: value.delta,
     };
-  },
-  append(into, next) {
-    into.delta = (into.delta as string) + (next.delta as string);
   },
 };
 
@@ -284,14 +387,9 @@ const anthropicRule: JoinRule = {
     if (!found) return undefined;
     return {
       key: `${JSON.stringify(value.index)}\n${String(found.delta.type)}`,
-      size: (found.delta[found.field] as string).length,
+      field: found.field,
+      text: found.delta[found.field] as string,
     };
-  },
-  append(into, next) {
-    const target = anthropicDelta(into)!;
-    const source = anthropicDelta(next)!;
-    target.delta[target.field] =
-      (target.delta[target.field] as string) + (source.delta[source.field] as string);
   },
 };
 
