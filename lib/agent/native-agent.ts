@@ -60,12 +60,7 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
       tool({
         description: agentTool.description,
         // No SDK-side validation: everything parseable reaches execute, which validates and explains.
-        inputSchema: jsonSchema<unknown>(
-          z.toJSONSchema(agentTool.inputSchema, {
-            io: "input",
-            unrepresentable: "any",
-          }) as JSONSchema7,
-        ),
+        inputSchema: jsonSchema<unknown>(toolInputJsonSchema(agentTool)),
         execute: async (rawInput: unknown, { toolCallId }: { toolCallId: string }) => {
           startedCalls.add(toolCallId);
           watchdog.pause();
@@ -179,6 +174,24 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   } finally {
     watchdog.dispose();
   }
+}
+
+const toolInputJsonSchemas = new WeakMap<AgentTool, JSONSchema7>();
+
+/**
+ * The JSON schema the model sees for a tool's input. Converting the zod schema costs about a
+ * millisecond per run for the whole tool set, and the schemas never change: convert once.
+ */
+function toolInputJsonSchema(agentTool: AgentTool): JSONSchema7 {
+  let schema = toolInputJsonSchemas.get(agentTool);
+  if (!schema) {
+    schema = z.toJSONSchema(agentTool.inputSchema, {
+      io: "input",
+      unrepresentable: "any",
+    }) as JSONSchema7;
+    toolInputJsonSchemas.set(agentTool, schema);
+  }
+  return schema;
 }
 
 async function executeTool(

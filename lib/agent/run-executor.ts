@@ -1,7 +1,6 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { getRevision } from "@/db/queries/revisions";
-import { updateRun } from "@/db/queries/runs";
 import type { AgentRunRow, RunUsage } from "@/db/schema";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
@@ -65,19 +64,13 @@ async function executeRun(
 ): Promise<void> {
   const environment = getEnvironment();
   const bus = await getRunEventBus(handle);
-  const writer = new RunEventWriter(handle, bus, { id: run.id, appId: run.appId }, 0);
+  // createRun stored the run as running with `run.accepted` as seq 1.
+  const writer = new RunEventWriter(handle, bus, { id: run.id, appId: run.appId }, 1);
   const unsubscribe = bus.subscribeCancel((runId) => {
     if (runId === run.id) controller.abort(new RunCancelled());
   });
   let outputText = "";
   try {
-    await updateRun(handle.db, { id: run.id, status: "running", startedAt: new Date() });
-    await writer.emit("run.accepted", {
-      requested_model_id: run.requestedModelId,
-      resolved_model_id: run.resolvedModelId,
-      engine: run.executionEngine,
-      base_revision_id: run.baseRevisionId,
-    });
     if (!run.baseRevisionId || !run.resolvedModelId)
       throw new Error("run is missing its base revision or model");
     const modelId = run.resolvedModelId;

@@ -3,7 +3,13 @@ import { randomUUID } from "node:crypto";
 import type { DatabaseHandle } from "@/db/client";
 import { getAppForUpdate } from "@/db/queries/apps";
 import { insertCheckpoint } from "@/db/queries/checkpoints";
-import { getActiveRunForApp, getAppRun, insertRun, requestRunCancel } from "@/db/queries/runs";
+import {
+  getActiveRunForApp,
+  getAppRun,
+  insertRun,
+  insertRunEvent,
+  requestRunCancel,
+} from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
 import { preflightEngine } from "@/lib/engines";
 import { PatchworkError } from "@/lib/errors";
@@ -25,6 +31,10 @@ export interface CreateRunInput {
  * Creates a run and starts it in the background: validates the engine, resolves and pins the
  * model, refuses a second active run for the app, and records the pre-run checkpoint — all before
  * answering, so a 201 means the run exists and will end with exactly one terminal event.
+ *
+ * The run is stored already `running`, with `run.accepted` as its first event, in the same
+ * transaction: execution starts in this process right after the commit, and a separate update
+ * and insert cost each run two more commits on its way to the model (see docs/DECISIONS.md).
  */
 export async function createRun(
   handle: DatabaseHandle,
@@ -55,7 +65,8 @@ export async function createRun(
       const created = await insertRun(transaction, {
         id: runId,
         appId: input.appId,
-        status: "queued",
+        status: "running",
+        startedAt: new Date(),
         input: input.input,
         messages: input.messages ?? null,
         requestedModelId: input.modelId ?? "auto",
@@ -69,6 +80,17 @@ export async function createRun(
         kind: "pre_run",
         runId,
         label: "",
+      });
+      await insertRunEvent(transaction, {
+        runId,
+        seq: 1,
+        type: "run.accepted",
+        payload: {
+          requested_model_id: created.requestedModelId,
+          resolved_model_id: created.resolvedModelId,
+          engine: created.executionEngine,
+          base_revision_id: created.baseRevisionId,
+        },
       });
       return created;
     });

@@ -67,6 +67,9 @@ export function listEngines(): EngineStatus[] {
 
 /** Refuses a run on an engine that cannot start, before any work is done. */
 export async function preflightEngine(engine: string): Promise<void> {
+  // The native agent is always available; looking through PATH for the external engines' binaries
+  // on every run would cost a few file-system calls per directory for nothing.
+  if (engine === "native") return;
   const status = listEngines().find((candidate) => candidate.id === engine);
   if (!status) {
     throw new PatchworkError("VALIDATION_FAILED", `Unknown engine "${engine}".`, {

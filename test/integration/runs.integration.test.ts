@@ -70,7 +70,7 @@ describe.each(runTargets())("coding-agent runs on $name", (target) => {
     });
     expect(run).toMatchObject({
       app_id: app.id,
-      status: "queued",
+      status: "running",
       requested_model_id: "compatible:happy-path",
       resolved_model_id: "compatible:happy-path",
       execution_engine: "native",
