@@ -3,6 +3,10 @@
  * we measure, at an SSE client, the latency Patchwork adds to each delta and the events per
  * second, with 1 and with 20 concurrent runs (one app each), and count lost deltas.
  *
+ * A third level paces the model at about one delta per millisecond per run (a fast hosted model
+ * streams 50–300 tokens a second), 20 runs at once: the load a busy server actually sees, where
+ * the target can be read without the machine itself being the bottleneck.
+ *
  * Latency of delta i = when a client had it − when the model's SSE chunk carrying it reached a
  * recording proxy placed in front of the model server. It is measured over three paths, at the
  * same concurrency, in the same run:
@@ -39,8 +43,29 @@ import { monotonicMs, performanceToMonotonic, type TimedText } from "./stream/ti
 import { formatMs, median, percentile, printTable } from "./table";
 
 const deltaCount = 2_000;
-const concurrencies = [1, 20];
-const maximumConcurrency = Math.max(...concurrencies);
+/** Milliseconds the paced model waits between deltas. */
+const pacedDelayMs = 1;
+
+interface Level {
+  runs: number;
+  /** Scenario k of this level is `${prefix}-k`. */
+  prefix: string;
+  label: string;
+  /** Whether the AI SDK baselines are measured too (they are slow at max rate, and cost time). */
+  sdkBaselines: boolean;
+}
+
+const levels: Level[] = [
+  { runs: 1, prefix: "bench", label: "max rate", sdkBaselines: true },
+  { runs: 20, prefix: "bench", label: "max rate", sdkBaselines: true },
+  {
+    runs: 20,
+    prefix: "bench-paced",
+    label: `paced, ${pacedDelayMs} ms/delta`,
+    sdkBaselines: false,
+  },
+];
+const maximumConcurrency = Math.max(...levels.map((level) => level.runs));
 /** The scenario the AI SDK reader streams once, unmeasured, before its measured reads. */
 const warmUpModel = "bench-warm-up";
 const tokenPattern = /^t(\d+) /;
@@ -158,11 +183,11 @@ function summarize(
 const toMonotonic = performanceToMonotonic();
 
 /** Baseline 1: `count` concurrent clients reading the model server's SSE (through the proxy) raw. */
-async function measureDirect(proxy: RecordingProxy, count: number): Promise<Measurement> {
+async function measureDirect(proxy: RecordingProxy, level: Level): Promise<Measurement> {
   const since = proxy.exchanges.length;
   const runs = await Promise.all(
-    Array.from({ length: count }, async (_, index) => {
-      const model = `bench-${index}`;
+    Array.from({ length: level.runs }, async (_, index) => {
+      const model = `${level.prefix}-${index}`;
       const startedAt = monotonicMs();
       const response = await fetch(`${proxy.url}/chat/completions`, {
         method: "POST",
@@ -211,11 +236,11 @@ function spawnScript(script: string, args: string[]): ChildProcess {
  */
 async function measureSdk(
   proxy: RecordingProxy,
-  count: number,
+  level: Level,
   options: { join: boolean },
 ): Promise<Measurement> {
   const since = proxy.exchanges.length;
-  const models = Array.from({ length: count }, (_, index) => `bench-${index}`);
+  const models = Array.from({ length: level.runs }, (_, index) => `${level.prefix}-${index}`);
   const child = spawnScript("bench/stream/sdk-reader.ts", [
     ...(options.join ? ["--join"] : []),
     "--warm-up",
@@ -244,11 +269,12 @@ async function measurePatchwork(
   server: PatchworkServer,
   proxy: RecordingProxy,
   appIds: string[],
+  prefix: string,
 ): Promise<Measurement> {
   const since = proxy.exchanges.length;
   const runs = await Promise.all(
     appIds.map(async (appId, index) => {
-      const model = `bench-${index}`;
+      const model = `${prefix}-${index}`;
       const startedAt = monotonicMs();
       const created = await api(server, `/api/apps/${appId}/coding-agent/runs`, {
         method: "POST",
@@ -300,7 +326,10 @@ async function startModelProcess(
   const scenarioDirectory = temporaryDataDir("stream-bench-scenarios");
   const longStream = builtInScenarios()["long-stream"];
   for (const name of names) {
-    const scenario = { name, description: longStream.description, steps: longStream.steps };
+    const steps = name.startsWith("bench-paced-")
+      ? longStream.steps.map((step) => ({ ...step, delay_ms_between_chunks: pacedDelayMs }))
+      : longStream.steps;
+    const scenario = { name, description: longStream.description, steps };
     fs.writeFileSync(path.join(scenarioDirectory, `${name}.json`), JSON.stringify(scenario));
   }
   const port = await freePort();
@@ -343,13 +372,14 @@ async function startModelProcess(
 function row(
   database: string,
   path: string,
-  runs: number,
+  level: Level,
   measurement: Measurement,
 ): Record<string, string | number> {
   return {
     database,
     path,
-    runs,
+    runs: level.runs,
+    model: level.label,
     "deltas lost": measurement.lost,
     "pieces/run": measurement.piecesPerRun,
     "start ms": measurement.startMs === undefined ? "-" : formatMs(measurement.startMs),
@@ -373,25 +403,29 @@ function addedOver(patchwork: Measurement, baseline: Measurement): number[] {
 
 interface Baselines {
   raw: Measurement;
-  sdk: Measurement;
-  joinedSdk: Measurement;
+  sdk?: Measurement;
+  joinedSdk?: Measurement;
 }
 
 function addedRow(
   database: string,
-  runs: number,
+  level: Level,
   patchwork: Measurement,
   baselines: Baselines,
 ): Record<string, string | number> {
-  const columns: Record<string, string | number> = { database, runs };
+  const columns: Record<string, string | number> = {
+    database,
+    runs: level.runs,
+    model: level.label,
+  };
   for (const [label, baseline] of [
     ["raw read", baselines.raw],
     ["AI SDK read", baselines.sdk],
     ["AI SDK + joining", baselines.joinedSdk],
   ] as const) {
-    const added = addedOver(patchwork, baseline);
-    columns[`vs ${label} p50 ms`] = formatMs(median(added));
-    columns[`vs ${label} p99 ms`] = formatMs(percentile(added, 0.99));
+    const added = baseline ? addedOver(patchwork, baseline) : [];
+    columns[`vs ${label} p50 ms`] = baseline ? formatMs(median(added)) : "-";
+    columns[`vs ${label} p99 ms`] = baseline ? formatMs(percentile(added, 0.99)) : "-";
   }
   columns["deltas lost"] = patchwork.lost;
   return columns;
@@ -404,7 +438,9 @@ export async function runStreamBench(): Promise<void> {
       `The stream benchmark serves the production build, and ${distDir}/BUILD_ID is missing: run \`npm run build\` first.`,
     );
   }
-  const names = Array.from({ length: maximumConcurrency }, (_, index) => `bench-${index}`);
+  const names = [...new Set(levels.map((level) => level.prefix))].flatMap((prefix) =>
+    Array.from({ length: maximumConcurrency }, (_, index) => `${prefix}-${index}`),
+  );
   const modelServer = await startModelProcess([...names, warmUpModel]);
   const proxy = await startRecordingProxy({ target: modelServer.url });
   const databases = [
@@ -415,16 +451,20 @@ export async function runStreamBench(): Promise<void> {
   ];
   const rows: Record<string, string | number>[] = [];
   const addedRows: Record<string, string | number>[] = [];
-  const baselines = new Map<number, Baselines>();
+  const baselines = new Map<Level, Baselines>();
   try {
-    for (const count of concurrencies) {
-      const raw = await measureDirect(proxy, count);
-      const sdk = await measureSdk(proxy, count, { join: false });
-      const joinedSdk = await measureSdk(proxy, count, { join: true });
-      baselines.set(count, { raw, sdk, joinedSdk });
-      rows.push(row("-", "model server, raw read", count, raw));
-      rows.push(row("-", "model server, AI SDK read", count, sdk));
-      rows.push(row("-", "model server, AI SDK + joining", count, joinedSdk));
+    for (const level of levels) {
+      const raw = await measureDirect(proxy, level);
+      rows.push(row("-", "model server, raw read", level, raw));
+      if (!level.sdkBaselines) {
+        baselines.set(level, { raw });
+        continue;
+      }
+      const sdk = await measureSdk(proxy, level, { join: false });
+      const joinedSdk = await measureSdk(proxy, level, { join: true });
+      baselines.set(level, { raw, sdk, joinedSdk });
+      rows.push(row("-", "model server, AI SDK read", level, sdk));
+      rows.push(row("-", "model server, AI SDK + joining", level, joinedSdk));
     }
     for (const database of databases) {
       const server = await startPatchworkServer({
@@ -440,11 +480,16 @@ export async function runStreamBench(): Promise<void> {
           appIds.push(created.body.app.id);
         }
         // One unmeasured run warms the routes, the provider client and the database.
-        await measurePatchwork(server, proxy, appIds.slice(0, 1));
-        for (const count of concurrencies) {
-          const patchwork = await measurePatchwork(server, proxy, appIds.slice(0, count));
-          rows.push(row(database.name, "Patchwork SSE", count, patchwork));
-          addedRows.push(addedRow(database.name, count, patchwork, baselines.get(count)!));
+        await measurePatchwork(server, proxy, appIds.slice(0, 1), "bench");
+        for (const level of levels) {
+          const patchwork = await measurePatchwork(
+            server,
+            proxy,
+            appIds.slice(0, level.runs),
+            level.prefix,
+          );
+          rows.push(row(database.name, "Patchwork SSE", level, patchwork));
+          addedRows.push(addedRow(database.name, level, patchwork, baselines.get(level)!));
         }
       } catch (error) {
         // The server's own account of a failure is usually the useful part.
@@ -459,7 +504,7 @@ export async function runStreamBench(): Promise<void> {
     await modelServer.stop();
   }
   printTable(
-    `Run stream: ${deltaCount.toLocaleString("en")} deltas per run as fast as the model can send them; latency = client has the delta − model chunk at the proxy`,
+    `Run stream: ${deltaCount.toLocaleString("en")} deltas per run, as fast as the model can send them or paced; latency = client has the delta − model chunk at the proxy`,
     rows,
   );
   printTable(
@@ -467,7 +512,7 @@ export async function runStreamBench(): Promise<void> {
     addedRows,
   );
   console.log(
-    "Targets: added p50 ≤ 2 ms and p99 ≤ 20 ms at 20 runs; 0 lost. The raw read has no SDK in its path; the plain AI SDK read is what any app streaming through the SDK pays; AI SDK + joining is the SDK as Patchwork's agent reads the model.",
+    "Targets: added p50 ≤ 2 ms and p99 ≤ 20 ms at 20 runs; 0 lost. The paced level is the same 2,000 deltas at about 1 per ms per run. The raw read has no SDK in its path; the plain AI SDK read is what any app streaming through the SDK pays; AI SDK + joining is the SDK as Patchwork's agent reads the model.",
   );
 }
 
