@@ -1,14 +1,10 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
-import {
-  finishRunIfActive,
-  getLastEventSeq,
-  insertRunEvent,
-  insertRunEvents,
-} from "@/db/queries/runs";
+import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries/runs";
 import type { AgentRunRow, RunEventRow } from "@/db/schema";
 import { redactSecrets, SecretStreamRedactor } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
+import { getRunEventBatcher, type RunEventBatcher } from "./run-event-batcher";
 import {
   isTerminalRunEventType,
   type RunEvent,
@@ -54,6 +50,7 @@ export class RunEventWriter {
   private failure: unknown = null;
   private nextSeq: number;
   private terminal: TerminalRunEventType | null = null;
+  private readonly batcher: RunEventBatcher;
   /** One per text stream: a secret may be split across that stream's pieces. */
   private readonly redactors: Record<TextDeltaType, SecretStreamRedactor> = {
     "assistant.delta": new SecretStreamRedactor(),
@@ -67,6 +64,7 @@ export class RunEventWriter {
     lastSeq: number,
   ) {
     this.nextSeq = lastSeq + 1;
+    this.batcher = getRunEventBatcher(handle);
   }
 
   get ended(): boolean {
@@ -183,11 +181,13 @@ export class RunEventWriter {
 
   /**
    * Starts a write on the next turn of the event loop rather than at once, so a burst the model
-   * delivered in one network read (already parsed, waiting in microtasks) is stored as one batch.
+   * delivered in one network read (already parsed, waiting in microtasks) is stored as one batch,
+   * and on the turn every other run's writer uses, so their batches share one statement.
    */
   private scheduleFlush(): void {
     if (this.flushing) return;
-    this.flushing = new Promise<void>((resolve) => setImmediate(resolve))
+    this.flushing = this.batcher
+      .nextTurn()
       .then(() => this.drain())
       .finally(() => {
         this.flushing = null;
@@ -202,7 +202,7 @@ export class RunEventWriter {
       const batch = this.coalesce(this.pending);
       this.pending = [];
       try {
-        await insertRunEvents(this.handle.db, { events: batch.map(({ row }) => row) });
+        await this.batcher.insert(batch.map(({ row }) => row));
       } catch (error) {
         // Nothing of this batch is stored, and later events would leave a gap: fail them all and
         // hand their seqs back, so the stream stays gapless for whatever is written next.
