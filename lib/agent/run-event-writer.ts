@@ -38,7 +38,8 @@ function isTextDelta(type: string): type is TextDeltaType {
 }
 
 /**
- * The only writer of a run's events. Events are committed to run_event before followers are
+ * The only writer of a run's events after `run.accepted`, which createRun stores with the run
+ * (seq 1; the executor passes `lastSeq` 1). Events are committed to run_event before followers are
  * woken, with gapless seqs in call order. Writes are grouped: events that arrive while a write is
  * in flight go together in the next one, and consecutive text deltas among them become one event,
  * so a model bursting thousands of deltas costs a few rows and frames instead of one round trip
