@@ -77,7 +77,7 @@ interface Measurement {
   /** The same by run slot and token index (NaN where lost), to pair paths delta by delta. */
   latencyByRun: number[][];
   lost: number;
-  /** Deltas per second seen by each client, first to last delta. */
+  /** Deltas per second seen by each client, first to last delta (runs with more than one frame). */
   perRunRates: number[];
   /** All deltas of the level / (last arrival − first arrival) across runs. */
   totalRate: number;
@@ -160,7 +160,9 @@ function summarize(
     latencyMs.push(...latencies.filter((latency) => !Number.isNaN(latency)));
     const clientFirst = client.stamps[0];
     const clientLast = client.stamps[deltaCount - 1];
-    perRunRates.push((deltaCount - 1) / ((clientLast - clientFirst) / 1000));
+    // A run whose deltas all came in one frame has no rate of its own.
+    if (clientLast > clientFirst)
+      perRunRates.push((deltaCount - 1) / ((clientLast - clientFirst) / 1000));
     modelRates.push((deltaCount - 1) / ((model.stamps[deltaCount - 1] - model.stamps[0]) / 1000));
     first = Math.min(first, clientFirst);
     last = Math.max(last, clientLast);
@@ -386,7 +388,8 @@ function row(
     "latency p50 ms": formatMs(median(measurement.latencyMs)),
     "latency p99 ms": formatMs(percentile(measurement.latencyMs, 0.99)),
     "latency max ms": formatMs(Math.max(...measurement.latencyMs)),
-    "events/s per run": Math.round(median(measurement.perRunRates)),
+    "events/s per run":
+      measurement.perRunRates.length > 0 ? Math.round(median(measurement.perRunRates)) : "-",
     "events/s total": Math.round(measurement.totalRate),
     "model emits/s": Math.round(measurement.modelRate),
   };

@@ -11,6 +11,8 @@ import {
 import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
 import { logServerError } from "@/lib/log";
+import type { StreamTextTap } from "@/lib/models";
+import { EarlyText } from "./early-text";
 import { runErrorCodes } from "./event-types";
 import { createEventLoopYielder } from "./event-loop-yielder";
 import type { RunEventWriter } from "./run-event-writer";
@@ -24,8 +26,11 @@ import {
 } from "./tools";
 
 export interface NativeAgentInput {
-  /** Builds the run's model around the given fetch, through which every provider call must go. */
-  createModel(fetch: typeof globalThis.fetch): LanguageModel;
+  /**
+   * Builds the run's model around the given fetch, through which every provider call must go, and
+   * the tap that shows streamed text as it comes off the wire (see {@link EarlyText}).
+   */
+  createModel(options: { fetch: typeof globalThis.fetch; textTap: StreamTextTap }): LanguageModel;
   system: string;
   messages: ModelMessage[];
   context: ToolContext;
@@ -85,8 +90,14 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
     if (!response.ok) watchdog.startRetryWait();
     return response;
   };
+  // Text is shown as it comes off the wire; the SDK's later copy of it only fills `text` below.
+  const earlyText = new EarlyText(
+    (kind, text) =>
+      writer.emitInBackground(kind === "text" ? "assistant.delta" : "reasoning.delta", { text }),
+    (detail) => logServerError("early text switched off for a run", new Error(detail)),
+  );
   const result = streamText({
-    model: input.createModel(providerFetch),
+    model: input.createModel({ fetch: providerFetch, textTap: earlyText }),
     system: input.system,
     messages: input.messages,
     tools,
@@ -118,15 +129,21 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
       if (turn) await turn;
       watchdog.touch();
       switch (part.type) {
+        case "start-step":
+          earlyText.startStep();
+          break;
         case "text-delta":
           if (part.text) {
             text += part.text;
-            writer.emitInBackground("assistant.delta", { text: part.text });
+            const unseen = earlyText.unseen("text", part.text);
+            if (unseen) writer.emitInBackground("assistant.delta", { text: unseen });
           }
           break;
-        case "reasoning-delta":
-          if (part.text) writer.emitInBackground("reasoning.delta", { text: part.text });
+        case "reasoning-delta": {
+          const unseen = part.text && earlyText.unseen("reasoning", part.text);
+          if (unseen) writer.emitInBackground("reasoning.delta", { text: unseen });
           break;
+        }
         case "tool-error":
           // Calls the SDK refused before execute (an unknown tool name) still get a row.
           if (!startedCalls.has(part.toolCallId)) {

@@ -103,8 +103,8 @@ async function executeRun(
     };
     const { appName, messages } = await loadConversation(handle.db, run);
     const result = await runNativeAgent({
-      createModel: (fetch) =>
-        getLanguageModel(modelId, { fetch: rateLimitObserver(writer, fetch) }),
+      createModel: ({ fetch, textTap }) =>
+        getLanguageModel(modelId, { fetch: rateLimitObserver(writer, fetch), textTap }),
       system: buildSystemPrompt({
         appName,
         writeFileAvailable: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE,

@@ -4,7 +4,11 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type LanguageModel, streamText, tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { coalescingFetch, type ProviderStreamFormat } from "@/lib/models/coalesce-event-stream";
+import {
+  coalescingFetch,
+  type ProviderStreamFormat,
+  type StreamTextTap,
+} from "@/lib/models/coalesce-event-stream";
 import { startTestJsonServer, type TestJsonServer } from "@/lib/models/test-json-server";
 
 /*
@@ -679,3 +683,66 @@ function cutInsideCharacters(body: string): Uint8Array[] {
   slices.push(bytes.subarray(start));
   return slices;
 }
+
+/** A tap that records each response's early text, and the order of its kinds. */
+function recordingTap() {
+  const responses: { text: string; reasoning: string; kinds: string[] }[] = [];
+  const tap: StreamTextTap = {
+    open() {
+      const response = { text: "", reasoning: "", kinds: [] as string[] };
+      responses.push(response);
+      return {
+        active: true,
+        text(kind, text) {
+          response[kind] += text;
+          if (response.kinds.at(-1) !== kind) response.kinds.push(kind);
+        },
+      };
+    },
+  };
+  return { tap, responses };
+}
+
+/** The same stream read plainly and through a tapped coalescer. */
+async function plainAndTapped(format: ProviderStreamFormat, body: string | Uint8Array[]) {
+  server = await serveStream(body);
+  const { tap, responses } = recordingTap();
+  const plain = await collect(format, globalThis.fetch);
+  const tapped = await collect(format, coalescingFetch(format, globalThis.fetch, tap));
+  return { plain, tapped, responses };
+}
+
+describe.each(formats)("coalescingFetch with a text tap and the real %s provider", (format) => {
+  it("hands over the reasoning and the answer as they arrive; the SDK reads the same stream", async () => {
+    const { plain, tapped, responses } = await plainAndTapped(format, streamBody(format));
+    expect(responses).toHaveLength(1);
+    expect(responses[0]).toEqual({ reasoning, text: answer, kinds: ["reasoning", "text"] });
+    // Exactly what the SDK reports, so the run can strip its copy character for character.
+    expect(tapped.text).toBe(plain.text);
+    expect(tapped.reasoning).toBe(plain.reasoning);
+    expect(tapped.timeline).toEqual(plain.timeline);
+    expect(tapped.toolCalls).toEqual([{ toolName: "write_file", input: toolInput }]);
+    expect(tapped.usage).toEqual(usage);
+    expect(tapped.counts.textDeltas).toBeLessThan(10);
+  });
+
+  it("stops at the first piece that could show as something else", async () => {
+    const { plain, tapped, responses } = await plainAndTapped(
+      format,
+      streamBody(format, middles[format].sse),
+    );
+    const before = answerPieces.slice(0, answerPieces.length / 2).join("");
+    expect(responses[0]).toEqual({ reasoning, text: before, kinds: ["reasoning", "text"] });
+    expect(plain.text.startsWith(before)).toBe(true);
+    expect(tapped.timeline).toEqual(plain.timeline);
+  });
+
+  it("hands over the same text when the body comes in slices cut inside characters", async () => {
+    const { plain, tapped, responses } = await plainAndTapped(
+      format,
+      cutInsideCharacters(streamBody(format)),
+    );
+    expect(responses[0]).toEqual({ reasoning, text: answer, kinds: ["reasoning", "text"] });
+    expect(tapped.timeline).toEqual(plain.timeline);
+  });
+});

@@ -2,7 +2,13 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { coalesceEventStream, type ProviderStreamFormat } from "./coalesce-event-stream";
+import {
+  coalesceEventStream,
+  type ProviderStreamFormat,
+  type ResponseTextSink,
+  type StreamTextKind,
+  sdkTextHoldMs,
+} from "./coalesce-event-stream";
 
 const encoder = new TextEncoder();
 
@@ -22,6 +28,7 @@ function parseEvents(text: string): EventSourceMessage[] {
 async function coalesce(
   format: ProviderStreamFormat,
   chunks: Uint8Array[],
+  sink?: ResponseTextSink,
 ): Promise<EventSourceMessage[]> {
   const source = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -29,8 +36,20 @@ async function coalesce(
       controller.close();
     },
   });
-  const text = await new Response(source.pipeThrough(coalesceEventStream(format))).text();
+  const text = await new Response(source.pipeThrough(coalesceEventStream(format, sink))).text();
   return parseEvents(text);
+}
+
+/** A sink that records what it is handed, one entry per hand-over. */
+function recordingSink(): ResponseTextSink & { received: [StreamTextKind, string][] } {
+  const received: [StreamTextKind, string][] = [];
+  return {
+    received,
+    active: true,
+    text(kind, text) {
+      received.push([kind, text]);
+    },
+  };
 }
 
 const chat = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -373,5 +392,158 @@ describe("coalesceEventStream, property", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("coalesceEventStream with a text tap", () => {
+  const toolStart = chat({
+    tool_calls: [{ index: 0, id: "c1", type: "function", function: { name: "f", arguments: "" } }],
+  });
+  const finish = { ...chat({}), choices: [{ index: 0, delta: {}, finish_reason: "stop" }] };
+  const usage = { ...chat({}), choices: [], usage: { prompt_tokens: 1, completion_tokens: 2 } };
+
+  it("hands over each read's text in wire order, past quiet pieces, until a tool call", async () => {
+    const sink = recordingSink();
+    const reads = [
+      sse(chat({ role: "assistant", content: "" })) +
+        sse(chat({ reasoning_content: "plan " })) +
+        sse(chat({ reasoning_content: "it" })) +
+        sse(chat({ content: "Caf\u00e9 " })),
+      sse(chat({ content: "日本 " })) + sse(chat({ content: "🙂" })),
+      sse(toolStart) + sse(chat({ content: "after the call" })),
+      sse(finish) + sse(usage) + sse("[DONE]"),
+    ];
+    const events = await coalesce(
+      "openai-chat",
+      reads.map((read) => encoder.encode(read)),
+      sink,
+    );
+    expect(sink.received).toEqual([
+      ["reasoning", "plan it"],
+      ["text", "Café "],
+      ["text", "日本 🙂"],
+    ]);
+    // The SDK's copy is the same stream, joined: nothing is lost or moved.
+    expect(meaning(events)).toEqual(meaning(parseEvents(reads.join(""))));
+  });
+
+  it("stops at a piece it does not recognise, and never hands over a tool call's arguments", async () => {
+    const sink = recordingSink();
+    const body = [
+      sse(chat({ content: "before " })),
+      sse(chat({ content: "x" }, { x_vendor: 1 })),
+      sse(chat({ content: "after" })),
+    ].join("");
+    await coalesce("openai-chat", [encoder.encode(body)], sink);
+    expect(sink.received).toEqual([["text", "before "]]);
+
+    const anthropicSink = recordingSink();
+    const blockDelta = (index: number, delta: Record<string, unknown>) =>
+      sse({ type: "content_block_delta", index, delta }, "content_block_delta");
+    await coalesce(
+      "anthropic",
+      [
+        encoder.encode(
+          [
+            sse({ type: "message_start", message: { id: "m" } }, "message_start"),
+            sse(
+              { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
+              "content_block_start",
+            ),
+            sse({ type: "ping" }, "ping"),
+            blockDelta(0, { type: "text_delta", text: "Hi" }),
+            sse({ type: "content_block_stop", index: 0 }, "content_block_stop"),
+            sse(
+              {
+                type: "content_block_start",
+                index: 1,
+                content_block: { type: "tool_use", id: "t", name: "f", input: {} },
+              },
+              "content_block_start",
+            ),
+            blockDelta(1, { type: "input_json_delta", partial_json: "{}" }),
+            blockDelta(2, { type: "text_delta", text: "later" }),
+          ].join(""),
+        ),
+      ],
+      anthropicSink,
+    );
+    expect(anthropicSink.received).toEqual([["text", "Hi"]]);
+  });
+
+  it("holds the SDK's copy of tapped text to join more, but never a piece after early text", async () => {
+    const sink = recordingSink();
+    const transform = coalesceEventStream("openai-chat", sink);
+    const writer = transform.writable.getWriter();
+    const reader = transform.readable.getReader();
+    const decoder = new TextDecoder();
+    const startedAt = performance.now();
+    const firstRead = reader.read();
+    await writer.write(encoder.encode(sse(chat({ content: "a" }))));
+    // The person has it at once…
+    expect(sink.received).toEqual([["text", "a"]]);
+    await nextTurn();
+    await writer.write(encoder.encode(sse(chat({ content: "b" }))));
+    // …the SDK gets both, joined, once the hold is over.
+    const first = await firstRead;
+    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(sdkTextHoldMs - 5);
+    expect(meaning(parseEvents(decoder.decode(first.value)))).toEqual([
+      ["chatcmpl-1:content", "ab"],
+    ]);
+
+    // After a tool call the text is not tapped, so the SDK's copy goes on the next turn.
+    const secondRead = reader.read();
+    await writer.write(encoder.encode(sse(toolStart)));
+    const second = await secondRead;
+    expect(parseEvents(decoder.decode(second.value))).toHaveLength(1);
+    const thirdRead = reader.read();
+    const lateStart = performance.now();
+    await writer.write(encoder.encode(sse(chat({ content: "c" }))));
+    const third = await thirdRead;
+    expect(performance.now() - lateStart).toBeLessThan(sdkTextHoldMs / 2);
+    expect(meaning(parseEvents(decoder.decode(third.value)))).toEqual([
+      ["chatcmpl-1:content", "c"],
+    ]);
+    expect(sink.received).toEqual([
+      ["text", "a"],
+      ["text", "b"],
+    ]);
+    const closed = writer.close();
+    expect((await reader.read()).done).toBe(true);
+    await closed;
+  });
+
+  it("behaves as untapped once the receiver turns it off, and outlives a receiver that throws", async () => {
+    let active = true;
+    const received: string[] = [];
+    const sink: ResponseTextSink = {
+      get active() {
+        return active;
+      },
+      text(_kind, text) {
+        received.push(text);
+        throw new Error("the receiver broke");
+      },
+    };
+    const transform = coalesceEventStream("openai-chat", sink);
+    const writer = transform.writable.getWriter();
+    const reader = transform.readable.getReader();
+    const decoder = new TextDecoder();
+    const firstRead = reader.read();
+    await writer.write(encoder.encode(sse(chat({ content: "a" }))));
+    expect(received).toEqual(["a"]);
+    active = false;
+    await writer.write(encoder.encode(sse(chat({ content: "b" }))));
+    const startedAt = performance.now();
+    const first = await firstRead;
+    // No longer held: the join leaves on the next turn, and "b" was never handed over.
+    expect(performance.now() - startedAt).toBeLessThan(sdkTextHoldMs / 2);
+    expect(meaning(parseEvents(decoder.decode(first.value)))).toEqual([
+      ["chatcmpl-1:content", "ab"],
+    ]);
+    expect(received).toEqual(["a"]);
+    const closed = writer.close();
+    expect((await reader.read()).done).toBe(true);
+    await closed;
   });
 });

@@ -3,6 +3,38 @@ import { createParser, type EventSourceMessage } from "eventsource-parser";
 /** The streaming wire formats whose small pieces we know how to join. */
 export type ProviderStreamFormat = "openai-chat" | "openai-responses" | "anthropic";
 
+/** The kinds of streamed text the AI SDK reports as `text-delta` and `reasoning-delta`. */
+export type StreamTextKind = "text" | "reasoning";
+
+/**
+ * Where one model response's text goes the moment it comes off the wire, before the AI SDK has
+ * parsed it (see {@link StreamTextTap}).
+ */
+export interface ResponseTextSink {
+  /** Text of the response, in wire order, for as long as the response is early (see the tap). */
+  text(kind: StreamTextKind, text: string): void;
+  /** False once the receiver stopped trusting early text: the stream then behaves as untapped. */
+  readonly active: boolean;
+}
+
+/**
+ * Takes a response's text straight off the wire.
+ *
+ * Why: the AI SDK costs ~100–200 µs of CPU per event inside the server (web streams, zod, stream
+ * parts). Twenty runs of a fast model send ~9,000 events a second, more than a core can parse that
+ * way, so every delta queued behind the backlog before a person saw it. The joiner already reads
+ * every piece; with a tap it hands each response's text to the run as it arrives, and gives the SDK
+ * the same text joined over {@link sdkTextHoldMs}, since nobody waits on the SDK's copy any more.
+ *
+ * A response is *early* from its start until the first piece that could become something the
+ * person sees other than text (a tool call, an error, anything we do not recognise): text after
+ * that is not tapped, so it still reaches the person after that piece, through the SDK as before.
+ */
+export interface StreamTextTap {
+  /** A model response starts streaming; undefined when early text is off for it. */
+  open(): ResponseTextSink | undefined;
+}
+
 /**
  * Joins a provider's streamed pieces that are already waiting, before the AI SDK parses them.
  *
@@ -21,14 +53,43 @@ export type ProviderStreamFormat = "openai-chat" | "openai-responses" | "anthrop
  */
 export function coalesceEventStream(
   format: ProviderStreamFormat,
+  sink?: ResponseTextSink,
 ): TransformStream<Uint8Array, Uint8Array> {
   const joinRule = joinRules[format];
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   let controller: TransformStreamDefaultController<Uint8Array> | undefined;
   let pending: PendingEvent | undefined;
-  let scheduledFlush: NodeJS.Immediate | undefined;
+  let scheduledFlush: { held: boolean; cancel(): void } | undefined;
   let output = "";
+  /** Whether this response is still early: only text and quiet pieces so far. */
+  let early = sink !== undefined;
+  /** Early text of the current network read, as JSON string bodies, handed to the sink per read. */
+  let tapped: { kind: StreamTextKind; bodies: string[] }[] = [];
+
+  const tap = (kind: JoinKind, body: string) => {
+    if (!early || kind === "tool-input") return;
+    const last = tapped.at(-1);
+    if (last?.kind === kind) last.bodies.push(body);
+    else tapped.push({ kind, bodies: [body] });
+  };
+  const releaseTapped = () => {
+    if (tapped.length === 0) return;
+    const pieces = tapped;
+    tapped = [];
+    if (!sink?.active) return;
+    for (const { kind, bodies } of pieces) {
+      try {
+        sink.text(kind, JSON.parse(`"${bodies.join("")}"`) as string);
+      } catch {
+        // The receiver's failure is its own; the SDK's copy of the stream must go on regardless.
+      }
+    }
+  };
+  const endEarly = () => {
+    releaseTapped();
+    early = false;
+  };
 
   const emitPending = () => {
     if (!pending) return;
@@ -57,6 +118,24 @@ export function coalesceEventStream(
     emitPending();
     send();
   };
+  /**
+   * Schedules the pending join's departure: on the next turn of the event loop, or — when its text
+   * already reached the person through the tap — after {@link sdkTextHoldMs}, so the SDK parses a
+   * few large events instead of every piece.
+   */
+  const schedule = () => {
+    if (!pending) return;
+    const held = early && pending.kind !== "tool-input" && sink?.active === true;
+    if (scheduledFlush && (scheduledFlush.held === held || !scheduledFlush.held)) return;
+    scheduledFlush?.cancel();
+    if (held) {
+      const timer = setTimeout(drain, sdkTextHoldMs);
+      scheduledFlush = { held, cancel: () => clearTimeout(timer) };
+    } else {
+      const immediate = setImmediate(drain);
+      scheduledFlush = { held, cancel: () => clearImmediate(immediate) };
+    }
+  };
   const parser = createParser({
     onEvent(message) {
       if (pending) {
@@ -65,10 +144,15 @@ export function coalesceEventStream(
         if (body !== undefined && pending.size + body.length <= maximumJoinedChars) {
           pending.bodies.push(body);
           pending.size += body.length;
+          tap(pending.kind, body);
           return;
         }
       }
-      const candidate = joinable(joinRule, message);
+      const read = readPiece(joinRule, message);
+      const candidate = read.candidate;
+      // A tool call's arguments are never early text, and what follows them must stay behind them.
+      if (candidate && candidate.kind !== "tool-input") tap(candidate.kind, candidate.body);
+      else if (early && !read.quiet) endEarly();
       if (
         candidate &&
         pending &&
@@ -84,6 +168,7 @@ export function coalesceEventStream(
         pending = {
           message,
           key: candidate.key,
+          kind: candidate.kind,
           prefix: candidate.prefix,
           suffix: candidate.suffix,
           bodies: [candidate.body],
@@ -101,15 +186,18 @@ export function coalesceEventStream(
     },
     transform(chunk) {
       parser.feed(decoder.decode(chunk, { stream: true }));
+      // The person gets this read's text now, before the SDK has seen any of it.
+      releaseTapped();
       // What precedes the last joinable piece can go now; that piece waits one turn of the event
-      // loop, in case more of it is already queued behind this chunk.
+      // loop, in case more of it is already queued behind this chunk (or longer, when tapped).
       send();
-      if (pending) scheduledFlush ??= setImmediate(drain);
+      schedule();
     },
     flush() {
-      if (scheduledFlush) clearImmediate(scheduledFlush);
+      scheduledFlush?.cancel();
       // An event cut off without its blank line is dropped, as the AI SDK's own parser drops it.
       parser.feed(decoder.decode());
+      releaseTapped();
       drain();
       controller = undefined;
     },
@@ -123,6 +211,7 @@ export function coalesceEventStream(
 export function coalescingFetch(
   format: ProviderStreamFormat,
   fetch: typeof globalThis.fetch = globalThis.fetch,
+  textTap?: StreamTextTap,
 ): typeof globalThis.fetch {
   return async (input, init) => {
     const response = await fetch(input, init);
@@ -130,7 +219,8 @@ export function coalescingFetch(
     if (!response.ok || !response.body || !contentType.startsWith("text/event-stream")) {
       return response;
     }
-    return new Response(response.body.pipeThrough(coalesceEventStream(format)), {
+    const sink = textTap?.open();
+    return new Response(response.body.pipeThrough(coalesceEventStream(format, sink)), {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
@@ -142,12 +232,23 @@ export function coalescingFetch(
 const maximumJoinedChars = 64 * 1024;
 
 /**
+ * How long the SDK's copy of tapped text may wait to be joined with more. Nobody watches that copy
+ * (the person got the text from the tap), so the only cost of waiting is that the run's own record
+ * of its answer trails the wire by this much; tool calls and everything else never wait.
+ */
+export const sdkTextHoldMs = 50;
+
+/** What a joinable piece carries: text the person reads, reasoning, or a tool call's arguments. */
+type JoinKind = StreamTextKind | "tool-input";
+
+/**
  * A joinable event split around its text: `prefix + "<body>" + suffix` is its data, where body is
  * the text as a JSON string's characters (escaped, without the quotes).
  */
 interface JoinCandidate {
   /** Events join only with a pending event of the same key (same block, same kind of text). */
   key: string;
+  kind: JoinKind;
   prefix: string;
   body: string;
   suffix: string;
@@ -157,6 +258,7 @@ interface PendingEvent {
   /** The first piece: its event name, id and (when nothing joined it) data go out unchanged. */
   message: EventSourceMessage;
   key: string;
+  kind: JoinKind;
   prefix: string;
   suffix: string;
   /** Each joined piece's body, in order: concatenated they are the joined text's body. */
@@ -167,24 +269,42 @@ interface PendingEvent {
 
 interface JoinRule {
   /**
-   * The join key of an event, the name of the field that holds its text and the text, or
-   * undefined when it must pass through as it is.
+   * The join key of an event, the kind and name of the field that holds its text and the text,
+   * or undefined when it must pass through as it is.
    */
   classify(
     value: Record<string, unknown>,
-  ): { key: string; field: string; text: string } | undefined;
+  ): { key: string; kind: JoinKind; field: string; text: string } | undefined;
+  /**
+   * Whether an event that does not join can only become something the person never sees (a
+   * block's start or end, usage, a finish reason, a keep-alive). Anything else ends early text.
+   */
+  quiet(value: Record<string, unknown>): boolean;
 }
 
-function joinable(rule: JoinRule, message: EventSourceMessage): JoinCandidate | undefined {
+/** A piece as the joiner sees it: a join candidate, or whether it is quiet (see JoinRule). */
+function readPiece(
+  rule: JoinRule,
+  message: EventSourceMessage,
+): { candidate?: JoinCandidate; quiet: boolean } {
   // Cheap refusals before parsing: the end marker, and anything that is not a JSON object.
-  if (message.data.charCodeAt(0) !== 123 /* { */) return undefined;
+  if (message.data.charCodeAt(0) !== 123 /* { */) return { quiet: message.data === "[DONE]" };
   let value: unknown;
   try {
     value = JSON.parse(message.data);
   } catch {
-    return undefined;
+    return { quiet: false };
   }
-  if (!isRecord(value)) return undefined;
+  if (!isRecord(value)) return { quiet: false };
+  const candidate = joinable(rule, message, value);
+  return candidate ? { candidate, quiet: false } : { quiet: rule.quiet(value) };
+}
+
+function joinable(
+  rule: JoinRule,
+  message: EventSourceMessage,
+  value: Record<string, unknown>,
+): JoinCandidate | undefined {
   const classified = rule.classify(value);
   if (!classified) return undefined;
   // Where the text is in the data as the provider wrote it, so that later pieces written the same
@@ -194,7 +314,7 @@ function joinable(rule: JoinRule, message: EventSourceMessage): JoinCandidate | 
     splitAroundText(message.data, classified.field, classified.text) ??
     splitAroundText(JSON.stringify(value), classified.field, classified.text);
   if (!split) return undefined;
-  return { key: `${message.event ?? ""}\n${classified.key}`, ...split };
+  return { key: `${message.event ?? ""}\n${classified.key}`, kind: classified.kind, ...split };
 }
 
 const fieldPatterns = new Map<string, RegExp>();
@@ -327,11 +447,32 @@ const openaiChatRule: JoinRule = {
     if (!delta || !field) return undefined;
     return {
       key: `${String(value.id)}\n${String(value.model)}\n${field}`,
+      kind: field === "content" ? "text" : "reasoning",
       field,
       text: delta[field] as string,
     };
   },
+  // A role-only first chunk, a finish reason, usage: choices whose deltas carry no text, no
+  // refusal and no tool call.
+  quiet(value) {
+    if (!hasOnlyKeys(value, chatTopLevelKeys) || !Array.isArray(value.choices)) return false;
+    return value.choices.every(
+      (choice) =>
+        isRecord(choice) &&
+        hasOnlyKeys(choice, chatChoiceKeys) &&
+        choice.logprobs == null &&
+        (choice.delta == null ||
+          (isRecord(choice.delta) &&
+            hasOnlyKeys(choice.delta, chatQuietDeltaKeys) &&
+            choice.delta.refusal == null &&
+            chatTextFields.every((field) => {
+              const text = (choice.delta as Record<string, unknown>)[field];
+              return text == null || text === "";
+            }))),
+    );
+  },
 };
+const chatQuietDeltaKeys = new Set<string>([...chatDeltaKeys, "refusal"]);
 
 /** OpenAI Responses events that carry a string `delta` for one item, and the fields naming it. */
 const responsesDeltaEvents: Record<string, readonly string[]> = {
@@ -340,6 +481,24 @@ const responsesDeltaEvents: Record<string, readonly string[]> = {
   "response.function_call_arguments.delta": ["item_id", "output_index"],
 };
 const responsesNoiseKeys = ["type", "sequence_number", "delta", "obfuscation", "logprobs"];
+const responsesDeltaKinds: Record<string, JoinKind> = {
+  "response.output_text.delta": "text",
+  "response.reasoning_summary_text.delta": "reasoning",
+  "response.function_call_arguments.delta": "tool-input",
+};
+/** Responses events that never become anything but text's frame (or usage and the finish). */
+const responsesQuietEvents = new Set([
+  "response.created",
+  "response.in_progress",
+  "response.content_part.added",
+  "response.content_part.done",
+  "response.output_text.done",
+  "response.reasoning_summary_part.added",
+  "response.reasoning_summary_part.done",
+  "response.reasoning_summary_text.done",
+  "response.completed",
+]);
+const responsesQuietItems = new Set(["message", "reasoning"]);
 
 const openaiResponsesRule: JoinRule = {
   classify(value) {
@@ -352,9 +511,18 @@ const openaiResponsesRule: JoinRule = {
     if (!hasOnlyKeys(value, new Set([...identity, ...responsesNoiseKeys]))) return undefined;
     return {
       key: [value.type, ...identity.map((field) => JSON.stringify(value[field]))].join("\n"),
+      kind: responsesDeltaKinds[String(value.type)],
       field: "delta",
       text: value.delta,
     };
+  },
+  quiet(value) {
+    const type = String(value.type);
+    if (responsesQuietEvents.has(type)) return true;
+    if (type !== "response.output_item.added" && type !== "response.output_item.done") {
+      return false;
+    }
+    return isRecord(value.item) && responsesQuietItems.has(String(value.item.type));
   },
 };
 
@@ -364,6 +532,19 @@ const anthropicTextFields: Record<string, string> = {
   thinking_delta: "thinking",
   input_json_delta: "partial_json",
 };
+const anthropicDeltaKinds: Record<string, JoinKind> = {
+  text_delta: "text",
+  thinking_delta: "reasoning",
+  input_json_delta: "tool-input",
+};
+/** Anthropic events that carry nothing the person sees: framing, keep-alives, usage. */
+const anthropicQuietEvents = new Set([
+  "message_start",
+  "ping",
+  "content_block_stop",
+  "message_delta",
+  "message_stop",
+]);
 const anthropicTopLevelKeys = new Set(["type", "index", "delta"]);
 
 function anthropicDelta(
@@ -387,9 +568,23 @@ const anthropicRule: JoinRule = {
     if (!found) return undefined;
     return {
       key: `${JSON.stringify(value.index)}\n${String(found.delta.type)}`,
+      kind: anthropicDeltaKinds[String(found.delta.type)],
       field: found.field,
       text: found.delta[found.field] as string,
     };
+  },
+  quiet(value) {
+    if (anthropicQuietEvents.has(String(value.type))) return true;
+    if (value.type === "content_block_delta") {
+      return isRecord(value.delta) && value.delta.type === "signature_delta";
+    }
+    if (value.type !== "content_block_start" || !isRecord(value.content_block)) return false;
+    // A text or thinking block opens empty; its text follows in deltas.
+    const block = value.content_block;
+    return (
+      (block.type === "text" && block.text === "") ||
+      (block.type === "thinking" && block.thinking === "")
+    );
   },
 };
 

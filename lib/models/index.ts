@@ -1,4 +1,9 @@
 export { discoverCompatibleModels, parseModelList } from "./compatible-models";
+export type {
+  ResponseTextSink,
+  StreamTextKind,
+  StreamTextTap,
+} from "./coalesce-event-stream";
 export { estimateCostUsd, hasKnownPrice, type UsageForCost } from "./estimate-cost";
 export { keyedProviderDefinitions } from "./keyed-providers";
 export { getLanguageModel } from "./language-model";

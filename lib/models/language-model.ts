@@ -6,7 +6,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
-import { coalescingFetch } from "./coalesce-event-stream";
+import { coalescingFetch, type StreamTextTap } from "./coalesce-event-stream";
 import { keyedProviderApiKey, keyedProviderDefinitions } from "./keyed-providers";
 import { parseModelId } from "./model-id";
 
@@ -21,9 +21,12 @@ export function getLanguageModel(
   options: {
     /** Observes every provider HTTP call (the run executor uses it to report rate limits). */
     fetch?: typeof globalThis.fetch;
+    /** Receives streamed text off the wire, where the provider's format allows it. */
+    textTap?: StreamTextTap;
   } = {},
 ): LanguageModel {
   const fetch = options.fetch ?? globalThis.fetch;
+  const { textTap } = options;
   const parsed = parseModelId(modelId);
   if (!parsed) {
     throw new PatchworkError(
@@ -48,14 +51,17 @@ export function getLanguageModel(
       }
       if (provider === "openai") {
         // `provider(model)` is the Responses API in AI SDK 6.
-        return createOpenAI({ apiKey, fetch: coalescingFetch("openai-responses", fetch) })(
+        return createOpenAI({ apiKey, fetch: coalescingFetch("openai-responses", fetch, textTap) })(
           modelName,
         );
       }
       if (provider === "anthropic") {
-        return createAnthropic({ apiKey, fetch: coalescingFetch("anthropic", fetch) })(modelName);
+        return createAnthropic({ apiKey, fetch: coalescingFetch("anthropic", fetch, textTap) })(
+          modelName,
+        );
       }
-      // Gemini streams whole sentences per event, each with running usage: nothing to join.
+      // Gemini streams whole sentences per event, each with running usage: nothing to join, and
+      // its text reaches the run through the SDK.
       return createGoogleGenerativeAI({ apiKey, fetch })(modelName);
     }
     case "compatible": {
@@ -66,7 +72,7 @@ export function getLanguageModel(
         baseURL: baseURL.replace(/\/+$/, ""),
         apiKey: environment.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined,
         includeUsage: true,
-        fetch: coalescingFetch("openai-chat", fetch),
+        fetch: coalescingFetch("openai-chat", fetch, textTap),
       }).chatModel(modelName);
     }
     case "ollama": {
@@ -77,7 +83,7 @@ export function getLanguageModel(
         name: "ollama",
         baseURL: `${environment.OLLAMA_BASE_URL.replace(/\/+$/, "")}/v1`,
         includeUsage: true,
-        fetch: coalescingFetch("openai-chat", fetch),
+        fetch: coalescingFetch("openai-chat", fetch, textTap),
       }).chatModel(modelName);
     }
   }
