@@ -93,12 +93,30 @@ class PostgresRunEventBus extends LocalRunEventBus {
     const last = events.at(-1);
     if (!last) return;
     await super.publish(runId, events);
-    // One notification per write names its highest seq; remote followers read up to it. Not
-    // awaited: the next write need not wait for this wake-up to go out, and a lost notification
-    // only delays remote followers until their next read.
-    this.client`select pg_notify(${channel}, ${`event:${runId}@${last.seq}`})`.catch((error) =>
-      logServerError("run event notification failed", error),
-    );
+    // One notification per write names its highest seq; remote followers read up to it.
+    this.queueNotification(`event:${runId}@${last.seq}`);
+  }
+
+  private pendingNotifications: string[] = [];
+
+  /**
+   * Sends the notifications of every run that published in this turn as one statement. Twenty
+   * streaming runs publish thousands of times a second; one `pg_notify` query each took a pooled
+   * connection per run per write, and the event inserts queued behind them. Not awaited by
+   * publishers: the next write need not wait for this wake-up to go out, and a lost notification
+   * only delays remote followers until their next read.
+   */
+  private queueNotification(payload: string): void {
+    this.pendingNotifications.push(payload);
+    if (this.pendingNotifications.length > 1) return;
+    queueMicrotask(() => {
+      const payloads = this.pendingNotifications;
+      this.pendingNotifications = [];
+      this
+        .client`select pg_notify(${channel}, payload) from unnest(${payloads}::text[]) as payload`.catch(
+        (error) => logServerError("run event notification failed", error),
+      );
+    });
   }
 
   override async publishCancel(runId: string): Promise<void> {
