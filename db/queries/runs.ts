@@ -152,5 +152,21 @@ export async function insertRunEvents(
   { events }: { events: RunEventRow[] },
 ): Promise<void> {
   if (events.length === 0) return;
-  await db.insert(runEvent).values(events);
+  // The rows travel as one JSON parameter: drizzle's builder checks and maps every value of a
+  // multi-row insert, which with twenty runs streaming was ~7% of the server's CPU, and the
+  // statement's text no longer changes with the number of rows.
+  const rows = JSON.stringify(
+    events.map((event) => ({
+      run_id: event.runId,
+      seq: event.seq,
+      type: event.type,
+      payload: event.payload,
+      created_at: event.createdAt.toISOString(),
+    })),
+  );
+  await db.execute(sql`
+    insert into run_event (run_id, seq, type, payload, created_at)
+    select run_id, seq, type, payload, created_at
+    from jsonb_to_recordset(${rows}::jsonb)
+      as row(run_id uuid, seq integer, type text, payload jsonb, created_at timestamptz)`);
 }

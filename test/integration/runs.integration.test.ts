@@ -19,6 +19,7 @@ import {
 import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
 import { collectRun, type RunEventData } from "@/test/support/sse-client";
 import {
+  happyPathScenario,
   type ModelServer,
   modelServerEnvironment,
   patchedHeading,
@@ -109,6 +110,20 @@ describe.each(runTargets())("coding-agent runs on $name", (target) => {
     const text = assistantText(events);
     expect(text).toContain("I'll update the heading. First, let me read src/App.tsx.");
     expect(text).toContain(`to “${patchedHeading}”.`);
+    // Text is shown off the wire and the SDK's copy stripped: every word exactly once, each step's
+    // text before that step's tool call, the reasoning before the text.
+    const stepTexts = happyPathScenario().steps.map((step) =>
+      typeof step === "function" ? "" : (step.text ?? []).join(""),
+    );
+    expect(text).toBe(stepTexts.join(""));
+    const toolStarts = events.flatMap((event, index) =>
+      event.type === "tool.started" ? [index] : [],
+    );
+    expect(assistantText(events.slice(0, toolStarts[0]))).toBe(stepTexts[0]);
+    expect(assistantText(events.slice(0, toolStarts[1]))).toBe(stepTexts[0] + stepTexts[1]);
+    expect(events.findIndex((event) => event.type === "reasoning.delta")).toBeLessThan(
+      events.findIndex((event) => event.type === "assistant.delta"),
+    );
 
     const calls = toolCalls(events);
     expect(calls.map((call) => [call.tool, call.title, call.end.type])).toEqual([

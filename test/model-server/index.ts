@@ -1,3 +1,4 @@
+export { happyPathScenario } from "./agent-scenarios";
 export { type ChatCompletionRequest, selectStepIndex } from "./chat-request";
 export { findHeading, requestedHeading } from "./dev-demo-scenario";
 export { loadScenarioDirectory } from "./load-scenario-directory";
