@@ -63,14 +63,11 @@ export class EarlyText implements StreamTextTap {
     const early = record.early[kind];
     const reported = record.reported[kind];
     if (reported >= early.length) return text;
-    const remaining = early.length - reported;
-    if (
-      text.length <= remaining
-        ? early.startsWith(text, reported)
-        : text.startsWith(early.slice(reported))
-    ) {
-      record.reported[kind] += Math.min(text.length, remaining);
-      return text.slice(Math.min(text.length, remaining));
+    // The characters of `text` that were shown early: all of it, or the early text's rest.
+    const shown = Math.min(text.length, early.length - reported);
+    if (early.startsWith(text.slice(0, shown), reported)) {
+      record.reported[kind] += shown;
+      return text.slice(shown);
     }
     this.enabled = false;
     this.current = undefined;

@@ -66,6 +66,8 @@ class LocalRunEventBus implements RunEventBus {
  */
 class PostgresRunEventBus extends LocalRunEventBus {
   private readonly ready: Promise<{ unlisten(): Promise<void> }>;
+  /** Notifications of this turn's writes, sent together (see `queueNotification`). */
+  private pendingNotifications: string[] = [];
 
   constructor(private readonly client: NonNullable<DatabaseHandle["postgresClient"]>) {
     super();
@@ -96,8 +98,6 @@ class PostgresRunEventBus extends LocalRunEventBus {
     // One notification per write names its highest seq; remote followers read up to it.
     this.queueNotification(`event:${runId}@${last.seq}`);
   }
-
-  private pendingNotifications: string[] = [];
 
   /**
    * Sends the notifications of every run that published in this turn as one statement. Twenty

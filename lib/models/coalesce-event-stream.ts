@@ -126,7 +126,8 @@ export function coalesceEventStream(
   const schedule = () => {
     if (!pending) return;
     const held = early && pending.kind !== "tool-input" && sink?.active === true;
-    if (scheduledFlush && (scheduledFlush.held === held || !scheduledFlush.held)) return;
+    // A turn already scheduled is soon enough either way; a hold is kept only while still wanted.
+    if (scheduledFlush && (!scheduledFlush.held || held)) return;
     scheduledFlush?.cancel();
     if (held) {
       const timer = setTimeout(drain, sdkTextHoldMs);
@@ -148,7 +149,7 @@ export function coalesceEventStream(
           return;
         }
       }
-      const read = readPiece(joinRule, message);
+      const read = readPiece(joinRule, message, early);
       const candidate = read.candidate;
       // A tool call's arguments are never early text, and what follows them must stay behind them.
       if (candidate && candidate.kind !== "tool-input") tap(candidate.kind, candidate.body);
@@ -282,10 +283,14 @@ interface JoinRule {
   quiet(value: Record<string, unknown>): boolean;
 }
 
-/** A piece as the joiner sees it: a join candidate, or whether it is quiet (see JoinRule). */
+/**
+ * A piece as the joiner sees it: a join candidate, or whether it is quiet (see JoinRule). Quiet is
+ * only worked out while `early` asks for it: an untapped stream has no use for it.
+ */
 function readPiece(
   rule: JoinRule,
   message: EventSourceMessage,
+  early: boolean,
 ): { candidate?: JoinCandidate; quiet: boolean } {
   // Cheap refusals before parsing: the end marker, and anything that is not a JSON object.
   if (message.data.charCodeAt(0) !== 123 /* { */) return { quiet: message.data === "[DONE]" };
@@ -297,7 +302,7 @@ function readPiece(
   }
   if (!isRecord(value)) return { quiet: false };
   const candidate = joinable(rule, message, value);
-  return candidate ? { candidate, quiet: false } : { quiet: rule.quiet(value) };
+  return candidate ? { candidate, quiet: false } : { quiet: early && rule.quiet(value) };
 }
 
 function joinable(
