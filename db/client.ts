@@ -23,6 +23,12 @@ export interface DatabaseHandle {
   url?: string;
   /** The raw postgres.js client (Postgres only), for LISTEN/NOTIFY. */
   postgresClient?: postgres.Sql;
+  /**
+   * Runs `work` where the database's other work cannot hold it up: for the writes a person is
+   * watching happen (a run's stream), which must not queue behind other runs' setup. PGlite gives
+   * its statements the urgent lane of its lock; Postgres gives them connections of their own.
+   */
+  urgent<T>(work: (db: Database) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -51,19 +57,31 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
     const client = postgres(options.url, { max: 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
+    // Two, so a turn's stream write need not wait for the previous turn's to come back.
+    const urgentClient = postgres(options.url, { max: 2, onnotice: () => {} });
+    const urgentDb = drizzlePostgres(urgentClient, { schema }) as unknown as Database;
     return {
       kind: "postgres",
       db,
       url: options.url,
       postgresClient: client,
-      close: () => client.end(),
+      urgent: (work) => work(urgentDb),
+      close: async () => {
+        await Promise.all([client.end(), urgentClient.end()]);
+      },
     };
   }
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
   const client = new DrizzlePGlite(options.dataDir);
   const pgliteDb = drizzlePglite(client, { schema });
   await migratePglite(pgliteDb, { migrationsFolder });
-  return { kind: "pglite", db: pgliteDb as unknown as Database, close: () => client.close() };
+  const db = pgliteDb as unknown as Database;
+  return {
+    kind: "pglite",
+    db,
+    urgent: (work) => client.runUrgent(() => work(db)),
+    close: () => client.close(),
+  };
 }
 
 const globalKey = Symbol.for("patchwork.database");

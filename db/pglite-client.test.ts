@@ -33,3 +33,45 @@ describe("DrizzlePGlite", () => {
     }
   });
 });
+
+describe("DrizzlePGlite's urgent lane", () => {
+  it("runs urgent statements before statements that were waiting longer, and keeps a transaction's statements together", async () => {
+    const client = new DrizzlePGlite(undefined);
+    try {
+      await client.exec("create table log (n serial primary key, name text)");
+      const log = (name: string) => client.query("insert into log (name) values ($1)", [name]);
+      let releaseTransaction!: () => void;
+      const holding = new Promise<void>((resolve) => {
+        releaseTransaction = resolve;
+      });
+      const transaction = client.transaction(async (inside) => {
+        await inside.query("insert into log (name) values ('transaction start')");
+        await holding;
+        await inside.query("insert into log (name) values ('transaction end')");
+      });
+      const normal = [log("normal 1"), log("normal 2")];
+      const urgent = client.runUrgent(() => log("urgent"));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      releaseTransaction();
+      await Promise.all([transaction, ...normal, urgent]);
+      const { rows } = await client.query<{ name: string }>("select name from log order by n");
+      expect(rows.map((row) => row.name)).toEqual([
+        "transaction start",
+        "transaction end",
+        "urgent",
+        "normal 1",
+        "normal 2",
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("closes after the work holding it", async () => {
+    const client = new DrizzlePGlite(undefined);
+    const query = client.query<{ n: number }>("select 1 as n");
+    await client.close();
+    expect((await query).rows).toEqual([{ n: 1 }]);
+    await expect(client.query("select 1")).rejects.toThrow();
+  });
+});

@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   PGlite,
   type PGliteOptions,
@@ -6,6 +7,7 @@ import {
   type Transaction,
   types,
 } from "@electric-sql/pglite";
+import { PriorityLock } from "./priority-lock";
 
 const asText = (value: string) => value;
 
@@ -34,9 +36,41 @@ export const drizzleTypeParsers: Record<number, (value: string) => string> = {
  * any other type is left as it is.
  */
 export class DrizzlePGlite extends PGlite {
+  /** Takes the place of PGlite's own first-come lock on statements and transactions. */
+  private readonly lock = new PriorityLock();
+  /** Set while work started by `runUrgent` runs: its statements take the urgent lane. */
+  private readonly urgentWork = new AsyncLocalStorage<true>();
+
   constructor(dataDir: string | undefined, options: PGliteOptions = {}) {
     // PGlite reads a non-string first argument as the options, so the data dir goes inside them.
     super({ ...options, dataDir });
+  }
+
+  /**
+   * Runs `work` with its statements ahead of any other work waiting for the database: for the
+   * writes a person is watching happen (a run's stream), which must not queue behind other runs'
+   * setup. See PriorityLock for why the lock also yields to the event loop between holders.
+   */
+  runUrgent<T>(work: () => Promise<T>): Promise<T> {
+    return this.urgentWork.run(true, work);
+  }
+
+  /**
+   * Every statement, `exec` and transaction of PGlite takes this lock (it is the hook PGlite's
+   * base class leaves for it); a transaction holds it from BEGIN to COMMIT.
+   */
+  override _runExclusiveTransaction<T>(work: () => Promise<T>): Promise<T> {
+    return this.lock.run(work, this.urgentWork.getStore() ? "urgent" : "normal");
+  }
+
+  /**
+   * Closes after the work already asked for, as PGlite's own close waits for its lock. Statements
+   * wait for PGlite to be ready before they ask for the lock, so close does too, or it would
+   * overtake a statement sent before it while PGlite was still starting.
+   */
+  override async close(): Promise<void> {
+    await this._checkReady();
+    return this.lock.run(() => super.close());
   }
 
   override query<T>(query: string, params?: unknown[], options?: QueryOptions) {
