@@ -80,9 +80,14 @@ class PostgresRunEventBus extends LocalRunEventBus {
     const rest = payload.slice(separator + 1);
     if (kind === "cancel") {
       this.emitter.emit("cancel", rest);
-    } else if (kind === "event") {
-      const [runId, seq] = rest.split("@");
-      this.emitter.emit(`event:${runId}`, { seq: Number(seq) } satisfies RunEventSignal);
+    } else if (kind === "events" || kind === "event") {
+      // "events" names every run that wrote in one turn; "event" (one run) is what processes of
+      // the previous version send, which may share the database during a rolling deploy.
+      for (const entry of rest.split(",")) {
+        const [runId, seq] = entry.split("@");
+        if (this.emitter.listenerCount(`event:${runId}`) === 0) continue;
+        this.emitter.emit(`event:${runId}`, { seq: Number(seq) } satisfies RunEventSignal);
+      }
     }
   }
 
@@ -95,23 +100,26 @@ class PostgresRunEventBus extends LocalRunEventBus {
     const last = events.at(-1);
     if (!last) return;
     await super.publish(runId, events);
-    // One notification per write names its highest seq; remote followers read up to it.
-    this.queueNotification(`event:${runId}@${last.seq}`);
+    // Each write names its run's highest seq; remote followers read up to it.
+    this.queueNotification(`${runId}@${last.seq}`);
   }
 
   /**
-   * Sends the notifications of every run that published in this turn as one statement. Twenty
-   * streaming runs publish thousands of times a second; one `pg_notify` query each took a pooled
-   * connection per run per write, and the event inserts queued behind them. Not awaited by
-   * publishers: the next write need not wait for this wake-up to go out, and a lost notification
-   * only delays remote followers until their next read.
+   * Sends what every run wrote in this turn as one notification (`events:run@seq,run@seq…`).
+   * Twenty streaming runs publish thousands of times a second: one `pg_notify` query each took a
+   * pooled connection per run per write, and one notification each (even sent together) had
+   * Postgres queue, and every listening process parse, thousands of messages a second — this one
+   * included, which hears its own. Not awaited by publishers: the next write need not wait for
+   * this wake-up to go out, and a lost notification only delays remote followers until their next
+   * read.
    */
-  private queueNotification(payload: string): void {
-    this.pendingNotifications.push(payload);
+  private queueNotification(entry: string): void {
+    this.pendingNotifications.push(entry);
     if (this.pendingNotifications.length > 1) return;
     queueMicrotask(() => {
-      const payloads = this.pendingNotifications;
+      const entries = this.pendingNotifications;
       this.pendingNotifications = [];
+      const payloads = joinNotificationEntries("events:", entries);
       this
         .client`select pg_notify(${channel}, payload) from unnest(${payloads}::text[]) as payload`.catch(
         (error) => logServerError("run event notification failed", error),
@@ -128,6 +136,27 @@ class PostgresRunEventBus extends LocalRunEventBus {
     await (await this.ready).unlisten();
     await super.close();
   }
+}
+
+/** Postgres refuses notification payloads of 8,000 bytes or more; run ids are 36 characters. */
+const maximumNotificationLength = 7_900;
+
+/**
+ * `entries` joined with commas behind `prefix`, in as few payloads as fit under Postgres's limit.
+ * Exported for tests.
+ */
+export function joinNotificationEntries(prefix: string, entries: string[]): string[] {
+  const payloads: string[] = [];
+  let current = "";
+  for (const entry of entries) {
+    if (current !== "" && current.length + 1 + entry.length > maximumNotificationLength) {
+      payloads.push(current);
+      current = "";
+    }
+    current = current === "" ? prefix + entry : `${current},${entry}`;
+  }
+  if (current !== "") payloads.push(current);
+  return payloads;
 }
 
 const buses = new WeakMap<DatabaseHandle, RunEventBus>();
