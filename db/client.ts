@@ -29,6 +29,8 @@ export interface DatabaseHandle {
    * its statements the urgent lane of its lock; Postgres gives them connections of their own.
    */
   urgent<T>(work: (db: Database) => Promise<T>): Promise<T>;
+  /** How many `urgent` statements can run at once; more would only wait in the driver. */
+  urgentConnections: number;
   close(): Promise<void>;
 }
 
@@ -57,8 +59,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     }
     const client = postgres(options.url, { max: 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
-    // Two, so a turn's stream write need not wait for the previous turn's to come back.
-    const urgentClient = postgres(options.url, { max: 2, onnotice: () => {} });
+    // A few, so a turn's stream write need not wait for earlier turns' to come back: under load
+    // a write's round trip spans several turns (two measured slower than the shared ten).
+    const urgentConnections = 4;
+    const urgentClient = postgres(options.url, { max: urgentConnections, onnotice: () => {} });
     const urgentDb = drizzlePostgres(urgentClient, { schema }) as unknown as Database;
     return {
       kind: "postgres",
@@ -66,6 +70,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       url: options.url,
       postgresClient: client,
       urgent: (work) => work(urgentDb),
+      urgentConnections,
       close: async () => {
         await Promise.all([client.end(), urgentClient.end()]);
       },
@@ -80,6 +85,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     kind: "pglite",
     db,
     urgent: (work) => client.runUrgent(() => work(db)),
+    // PGlite runs one statement at a time.
+    urgentConnections: 1,
     close: () => client.close(),
   };
 }

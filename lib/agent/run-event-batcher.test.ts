@@ -5,7 +5,7 @@ import type { RunEventRow } from "@/db/schema";
 import { createApp } from "@/lib/workspace";
 import { starterTemplateFiles } from "@/lib/workspace/starter-template";
 import { testDatabases } from "@/test/support/databases";
-import { getRunEventBatcher } from "./run-event-batcher";
+import { getRunEventBatcher, RunEventBatcher } from "./run-event-batcher";
 
 describe.each(testDatabases())("run event batcher on $name", (database) => {
   let handle: DatabaseHandle;
@@ -63,5 +63,41 @@ describe.each(testDatabases())("run event batcher on $name", (database) => {
     expect(
       (await listEventsAfter(handle.db, { runId: clashing, seq: 0 })).map((event) => event.seq),
     ).toEqual([2]);
+  });
+
+  it("while every urgent connection is busy, rows handed over on later turns wait and go as one statement", async () => {
+    let statements = 0;
+    let releaseFirst!: () => void;
+    const firstHeld = new Promise<void>((resolve) => {
+      releaseFirst = resolve;
+    });
+    // The real database, with its urgent lane narrowed to one connection and the first statement
+    // held back, as a slow round trip would hold it.
+    const narrowed: DatabaseHandle = {
+      ...handle,
+      urgentConnections: 1,
+      urgent: async (work) => {
+        statements += 1;
+        if (statements === 1) await firstHeld;
+        return handle.urgent(work);
+      },
+    };
+    const batcher = new RunEventBatcher(narrowed);
+    const runIds = await Promise.all([newRunId(), newRunId(), newRunId(), newRunId()]);
+    const first = batcher.insert(rows(runIds[0], [1]));
+    const later: Promise<void>[] = [];
+    for (const runId of runIds.slice(1)) {
+      await batcher.nextTurn();
+      later.push(batcher.insert(rows(runId, [1, 2])));
+    }
+    await batcher.nextTurn();
+    expect(statements).toBe(1);
+    releaseFirst();
+    await Promise.all([first, ...later]);
+    expect(statements).toBe(2);
+    for (const runId of runIds.slice(1)) {
+      const stored = await listEventsAfter(handle.db, { runId, seq: 0 });
+      expect(stored.map((event) => event.seq)).toEqual([1, 2]);
+    }
   });
 });

@@ -29,6 +29,8 @@ interface QueuedRows {
 export class RunEventBatcher {
   private queue: QueuedRows[] = [];
   private turn: Promise<void> | undefined;
+  /** Statements sent and not yet answered. */
+  private inFlight = 0;
 
   constructor(private readonly handle: DatabaseHandle) {}
 
@@ -43,18 +45,36 @@ export class RunEventBatcher {
     return this.turn;
   }
 
-  /** Stores `rows` (all of them or none), together with whatever other writers hand over now. */
+  /**
+   * Stores `rows` (all of them or none), together with whatever other writers hand over now — or,
+   * when every urgent connection is busy, with whatever they hand over until one is free.
+   */
   insert(rows: RunEventRow[]): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ rows, resolve, reject });
       // After the microtasks already queued, which are the other writers of this turn.
-      if (this.queue.length === 1) queueMicrotask(() => void this.write());
+      if (this.queue.length === 1) queueMicrotask(() => this.startWrites());
     });
   }
 
-  private async write(): Promise<void> {
+  /**
+   * Sends what is queued as one statement, unless as many statements are in flight as the
+   * database has urgent connections: then the rows wait in the queue, where later writers' rows
+   * join them, instead of in the driver's queue as a statement of their own. Under load that
+   * means fewer, larger statements rather than a growing line of small ones.
+   */
+  private startWrites(): void {
+    if (this.queue.length === 0 || this.inFlight >= this.handle.urgentConnections) return;
     const group = this.queue;
     this.queue = [];
+    this.inFlight += 1;
+    void this.write(group).finally(() => {
+      this.inFlight -= 1;
+      this.startWrites();
+    });
+  }
+
+  private async write(group: QueuedRows[]): Promise<void> {
     try {
       await this.handle.urgent((db) =>
         insertRunEvents(db, { events: group.flatMap((entry) => entry.rows) }),
