@@ -390,7 +390,10 @@ function row(
     "latency max ms": formatMs(Math.max(...measurement.latencyMs)),
     "events/s per run":
       measurement.perRunRates.length > 0 ? Math.round(median(measurement.perRunRates)) : "-",
-    "events/s total": Math.round(measurement.totalRate),
+    // All of a level's deltas in one frame (one run, coalesced) have no rate either.
+    "events/s total": Number.isFinite(measurement.totalRate)
+      ? Math.round(measurement.totalRate)
+      : "-",
     "model emits/s": Math.round(measurement.modelRate),
   };
 }
