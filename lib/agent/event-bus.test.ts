@@ -6,8 +6,8 @@ import type { RunEvent } from "./event-types";
 
 describe("joinNotificationEntries", () => {
   it("joins a turn's entries into one payload when they fit", () => {
-    expect(joinNotificationEntries("events:", [])).toEqual([]);
-    expect(joinNotificationEntries("events:", ["a@1", "b@2"])).toEqual(["events:a@1,b@2"]);
+    expect(joinNotificationEntries([])).toEqual([]);
+    expect(joinNotificationEntries(["a@1", "b@2"])).toEqual(["events:a@1,b@2"]);
   });
 
   it("splits entries over payloads under Postgres's 8,000-byte limit, keeping every one in order", () => {
@@ -15,7 +15,7 @@ describe("joinNotificationEntries", () => {
       { length: 400 },
       (_, index) => `${crypto.randomUUID()}@${index + 1}`,
     );
-    const payloads = joinNotificationEntries("events:", entries);
+    const payloads = joinNotificationEntries(entries);
     expect(payloads.length).toBeGreaterThan(1);
     for (const payload of payloads) {
       expect(payload.startsWith("events:")).toBe(true);

@@ -85,7 +85,6 @@ class PostgresRunEventBus extends LocalRunEventBus {
       // the previous version send, which may share the database during a rolling deploy.
       for (const entry of rest.split(",")) {
         const [runId, seq] = entry.split("@");
-        if (this.emitter.listenerCount(`event:${runId}`) === 0) continue;
         this.emitter.emit(`event:${runId}`, { seq: Number(seq) } satisfies RunEventSignal);
       }
     }
@@ -119,7 +118,7 @@ class PostgresRunEventBus extends LocalRunEventBus {
     queueMicrotask(() => {
       const entries = this.pendingNotifications;
       this.pendingNotifications = [];
-      const payloads = joinNotificationEntries("events:", entries);
+      const payloads = joinNotificationEntries(entries);
       this
         .client`select pg_notify(${channel}, payload) from unnest(${payloads}::text[]) as payload`.catch(
         (error) => logServerError("run event notification failed", error),
@@ -138,14 +137,15 @@ class PostgresRunEventBus extends LocalRunEventBus {
   }
 }
 
-/** Postgres refuses notification payloads of 8,000 bytes or more; run ids are 36 characters. */
+/** Postgres refuses notification payloads of 8,000 bytes or more. */
 const maximumNotificationLength = 7_900;
 
 /**
- * `entries` joined with commas behind `prefix`, in as few payloads as fit under Postgres's limit.
+ * `entries` joined with commas behind `events:`, in as few payloads as fit under Postgres's limit.
  * Exported for tests.
  */
-export function joinNotificationEntries(prefix: string, entries: string[]): string[] {
+export function joinNotificationEntries(entries: string[]): string[] {
+  const prefix = "events:";
   const payloads: string[] = [];
   let current = "";
   for (const entry of entries) {
