@@ -42,40 +42,37 @@ function findBinary(name: string): string | null {
 }
 
 /**
- * Each engine's availability (the doctor behind GET /api/engines). External engines fail closed:
- * a missing binary says how to install it, and since their adapters are not built in this version,
- * an installed binary is still reported unavailable rather than half-driven.
+ * One engine's availability. External engines fail closed: a missing binary says how to install
+ * it, and since their adapters are not built in this version, an installed binary is still
+ * reported unavailable rather than half-driven. Only the asked engine is looked for on PATH.
  */
+function engineStatus(id: EngineName): EngineStatus {
+  if (id === "native") return { id, label: "Patchwork agent", available: true };
+  const engine = externalEngines[id];
+  const binary = findBinary(engine.binary);
+  return {
+    id,
+    label: engine.label,
+    available: false,
+    reason: binary
+      ? `${engine.label} was found at ${binary}, but this Patchwork version cannot drive it yet.`
+      : `The ${engine.binary} binary is not installed on the server (${engine.install}).`,
+  };
+}
+
+/** Every engine's availability (the doctor behind GET /api/engines). */
 export function listEngines(): EngineStatus[] {
-  const statuses: EngineStatus[] = [{ id: "native", label: "Patchwork agent", available: true }];
-  for (const [id, engine] of Object.entries(externalEngines) as [
-    Exclude<EngineName, "native">,
-    (typeof externalEngines)[keyof typeof externalEngines],
-  ][]) {
-    const binary = findBinary(engine.binary);
-    statuses.push({
-      id,
-      label: engine.label,
-      available: false,
-      reason: binary
-        ? `${engine.label} was found at ${binary}, but this Patchwork version cannot drive it yet.`
-        : `The ${engine.binary} binary is not installed on the server (${engine.install}).`,
-    });
-  }
-  return statuses;
+  return engineNames.map(engineStatus);
 }
 
 /** Refuses a run on an engine that cannot start, before any work is done. */
 export async function preflightEngine(engine: string): Promise<void> {
-  // The native agent is always available; looking through PATH for the external engines' binaries
-  // on every run would cost a few file-system calls per directory for nothing.
-  if (engine === "native") return;
-  const status = listEngines().find((candidate) => candidate.id === engine);
-  if (!status) {
+  if (!(engineNames as readonly string[]).includes(engine)) {
     throw new PatchworkError("VALIDATION_FAILED", `Unknown engine "${engine}".`, {
       details: { engines: engineNames },
     });
   }
+  const status = engineStatus(engine as EngineName);
   if (!status.available) {
     throw new PatchworkError(
       "CODING_AGENT_ENGINE_UNAVAILABLE",
