@@ -13,6 +13,10 @@
  *   - raw read: a client reads the model server's SSE itself (eventsource-parser + JSON.parse);
  *   - AI SDK read: `streamText` reads it, in a process of its own, plain as any app would, and
  *     again through Patchwork's `coalescingFetch` (pieces already waiting joined) as its agent does;
+ *   - the floors (`bench/stream/relay.ts`): a bare `node:http` relay in a process of its own in
+ *     front of the proxy, forwarding each chunk as it comes, and the same relay committing each
+ *     chunk to the database first (group commit) — the least any server that keeps PRODUCT.md's
+ *     promise ("committed before anyone sees them") can add on this machine;
  *   - Patchwork: a run is created and its SSE stream read, so the delta went through the AI SDK,
  *     the run's event writer (stored in the database), the bus and the SSE route.
  * "Added" latency of delta i is Patchwork's latency minus a baseline's for the same delta of the
@@ -184,14 +188,21 @@ function summarize(
 /** The same clock for every stamp: this process's `performance.now()` moved onto the monotonic one. */
 const toMonotonic = performanceToMonotonic();
 
-/** Baseline 1: `count` concurrent clients reading the model server's SSE (through the proxy) raw. */
-async function measureDirect(proxy: RecordingProxy, level: Level): Promise<Measurement> {
+/**
+ * Baseline 1: `count` concurrent clients reading the model server's SSE raw, through the proxy
+ * (or through a relay in front of it, `baseUrl`, for the floors).
+ */
+async function measureDirect(
+  proxy: RecordingProxy,
+  level: Level,
+  baseUrl = proxy.url,
+): Promise<Measurement> {
   const since = proxy.exchanges.length;
   const runs = await Promise.all(
     Array.from({ length: level.runs }, async (_, index) => {
       const model = `${level.prefix}-${index}`;
       const startedAt = monotonicMs();
-      const response = await fetch(`${proxy.url}/chat/completions`, {
+      const response = await fetch(`${baseUrl}/chat/completions`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
@@ -371,6 +382,46 @@ async function startModelProcess(
   };
 }
 
+/**
+ * The floor (`bench/stream/relay.ts`) in a process of its own in front of the proxy: plain, or
+ * committing every chunk to `store` (`pglite` or a Postgres URL) before it forwards it.
+ */
+async function startRelay(
+  upstream: string,
+  store?: string,
+): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawnScript("bench/stream/relay.ts", [
+    ...(store ? ["--store", store] : []),
+    upstream,
+  ]);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let output = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`The relay did not start:\n${output}`)),
+      30_000,
+    );
+    const onData = (chunk: Buffer) => {
+      output += chunk;
+      const listening = /Relay listening on (\S+)/.exec(output);
+      if (listening) {
+        clearTimeout(timer);
+        resolve(listening[1]);
+      }
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`The relay exited (${code}):\n${output}`)));
+  });
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
 function row(
   database: string,
   path: string,
@@ -415,12 +466,14 @@ interface Baselines {
 
 function addedRow(
   database: string,
+  path: string,
   level: Level,
   patchwork: Measurement,
   baselines: Baselines,
 ): Record<string, string | number> {
   const columns: Record<string, string | number> = {
     database,
+    path,
     runs: level.runs,
     model: level.label,
   };
@@ -472,6 +525,33 @@ export async function runStreamBench(): Promise<void> {
       rows.push(row("-", "model server, AI SDK read", level, sdk));
       rows.push(row("-", "model server, AI SDK + joining", level, joinedSdk));
     }
+    // The floors: a relay that only forwards, then one that commits each chunk first.
+    const floors = [
+      { database: "-", path: "relay, forwards only", store: undefined },
+      ...databases.map((database) => ({
+        database: database.name,
+        path: "relay, commits then forwards",
+        store: database.env.DATABASE_URL ?? "pglite",
+      })),
+    ];
+    for (const floor of floors) {
+      const relay = await startRelay(proxy.url, floor.store);
+      try {
+        // One unmeasured stream warms the relay, as the Patchwork server gets a warm-up run.
+        await measureDirect(proxy, levels[0], relay.url);
+        for (const level of levels) {
+          const measured = await measureDirect(proxy, level, relay.url);
+          rows.push(row(floor.database, floor.path, level, measured));
+          addedRows.push(
+            addedRow(floor.database, floor.path, level, measured, {
+              raw: baselines.get(level)!.raw,
+            }),
+          );
+        }
+      } finally {
+        await relay.stop();
+      }
+    }
     for (const database of databases) {
       const server = await startPatchworkServer({
         env: { ...modelServerEnvironment(proxy.url, names), ...database.env },
@@ -495,7 +575,9 @@ export async function runStreamBench(): Promise<void> {
             level.prefix,
           );
           rows.push(row(database.name, "Patchwork SSE", level, patchwork));
-          addedRows.push(addedRow(database.name, level, patchwork, baselines.get(level)!));
+          addedRows.push(
+            addedRow(database.name, "Patchwork SSE", level, patchwork, baselines.get(level)!),
+          );
         }
       } catch (error) {
         // The server's own account of a failure is usually the useful part.
