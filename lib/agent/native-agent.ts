@@ -11,7 +11,7 @@ import {
 import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
 import { logServerError } from "@/lib/log";
-import type { StreamTextTap } from "@/lib/models";
+import { nodeHttpFetch, type StreamTextTap } from "@/lib/models";
 import { EarlyText } from "./early-text";
 import { runErrorCodes } from "./event-types";
 import { createEventLoopYielder } from "./event-loop-yielder";
@@ -86,7 +86,7 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   // model gone silent, so the watchdog stops counting from a failed answer to the next attempt.
   const providerFetch: typeof globalThis.fetch = async (request, init) => {
     watchdog.endRetryWait();
-    const response = await globalThis.fetch(request, init);
+    const response = await nodeHttpFetch(request, init);
     if (!response.ok) watchdog.startRetryWait();
     return response;
   };

@@ -9,13 +9,16 @@ import {
   type ProviderStreamFormat,
   type StreamTextTap,
 } from "@/lib/models/coalesce-event-stream";
+import { nodeHttpFetch } from "@/lib/models/node-http-fetch";
 import { startTestJsonServer, type TestJsonServer } from "@/lib/models/test-json-server";
 
 /*
  * The coalescer rewrites a provider's event stream before the AI SDK parses it. These tests run
  * the real AI SDK providers (their zod chunk schemas and stream state machines) over a realistic
  * answer twice, once read plainly and once through `coalescingFetch`, and require the same
- * result, while the coalesced run sees far fewer pieces.
+ * result, while the coalesced run sees far fewer pieces. The coalesced run goes over each
+ * transport the agent may be given: Node's fetch (the joiner then reads a web stream) and
+ * `nodeHttpFetch` (it reads the socket's chunks directly), while the plain reference stays on fetch.
  */
 
 // What the model "says": multi-byte characters (2-, 3- and 4-byte UTF-8) so that the network
@@ -454,10 +457,14 @@ function errorMessage(error: unknown): string {
 }
 
 /** The same stream read plainly and through the coalescer. */
-async function plainAndCoalesced(format: ProviderStreamFormat, body: string | Uint8Array[]) {
+async function plainAndCoalesced(
+  format: ProviderStreamFormat,
+  transport: Transport,
+  body: string | Uint8Array[],
+) {
   server = await serveStream(body);
   const plain = await collect(format, globalThis.fetch);
-  const coalesced = await collect(format, coalescingFetch(format));
+  const coalesced = await collect(format, coalescingFetch(format, transports[transport]));
   expect(server.requests.map((request) => request.path)).toEqual([
     requestPaths[format],
     requestPaths[format],
@@ -466,10 +473,16 @@ async function plainAndCoalesced(format: ProviderStreamFormat, body: string | Ui
 }
 
 const formats: ProviderStreamFormat[] = ["openai-chat", "openai-responses", "anthropic"];
+const transports = { fetch: globalThis.fetch, "node:http": nodeHttpFetch };
+type Transport = keyof typeof transports;
+/** Every format over every transport, as `[format, transport]`. */
+const cases = formats.flatMap((format) =>
+  (Object.keys(transports) as Transport[]).map((transport) => [format, transport] as const),
+);
 
-describe.each(formats)("coalescingFetch with the real %s provider", (format) => {
+describe.each(cases)("coalescingFetch with the real %s provider, over %s", (format, transport) => {
   it("gives the same answer as the plain stream, from far fewer pieces", async () => {
-    const { plain, coalesced } = await plainAndCoalesced(format, streamBody(format));
+    const { plain, coalesced } = await plainAndCoalesced(format, transport, streamBody(format));
 
     // The plain run is the reference, checked against what was sent so that it can fail too.
     expect(plain.text).toBe(answer);
@@ -608,12 +621,16 @@ const middles: Record<ProviderStreamFormat, { sse: string; timeline: string[] }>
   },
 };
 
-describe.each(formats)(
-  "coalescingFetch keeps the order of %s events it does not join",
-  (format) => {
+describe.each(cases)(
+  "coalescingFetch keeps the order of %s events it does not join, over %s",
+  (format, transport) => {
     it("passes them through between the joined text before and after them", async () => {
       const middle = middles[format];
-      const { plain, coalesced } = await plainAndCoalesced(format, streamBody(format, middle.sse));
+      const { plain, coalesced } = await plainAndCoalesced(
+        format,
+        transport,
+        streamBody(format, middle.sse),
+      );
 
       const half = answerPieces.length / 2;
       const before = answerPieces.slice(0, half).join("");
@@ -646,24 +663,27 @@ function containsInOrder(timeline: string[], expected: string[]): boolean {
   );
 }
 
-describe.each(formats)("coalescingFetch over a slowly arriving %s stream", (format) => {
-  it("gives the same answer when the body comes in slices cut inside characters", async () => {
-    const slices = cutInsideCharacters(streamBody(format));
-    expect(slices.length).toBeGreaterThan(20);
-    const { plain, coalesced } = await plainAndCoalesced(format, slices);
+describe.each(cases)(
+  "coalescingFetch over a slowly arriving %s stream, over %s",
+  (format, transport) => {
+    it("gives the same answer when the body comes in slices cut inside characters", async () => {
+      const slices = cutInsideCharacters(streamBody(format));
+      expect(slices.length).toBeGreaterThan(20);
+      const { plain, coalesced } = await plainAndCoalesced(format, transport, slices);
 
-    expect(plain.text).toBe(answer);
-    expect(plain.counts.textDeltas).toBe(answerPieces.length);
-    expect(coalesced.text).toBe(answer);
-    expect(coalesced.reasoning).toBe(reasoning);
-    expect(coalesced.streamedToolInput).toBe(toolArguments);
-    expect(coalesced.toolCalls).toEqual([{ toolName: "write_file", input: toolInput }]);
-    expect(coalesced.usage).toEqual(usage);
-    expect(coalesced.timeline).toEqual(plain.timeline);
-    // Joins never reach past what has arrived, so there are more pieces here than above.
-    expect(coalesced.counts.textDeltas).toBeLessThanOrEqual(plain.counts.textDeltas);
-  });
-});
+      expect(plain.text).toBe(answer);
+      expect(plain.counts.textDeltas).toBe(answerPieces.length);
+      expect(coalesced.text).toBe(answer);
+      expect(coalesced.reasoning).toBe(reasoning);
+      expect(coalesced.streamedToolInput).toBe(toolArguments);
+      expect(coalesced.toolCalls).toEqual([{ toolName: "write_file", input: toolInput }]);
+      expect(coalesced.usage).toEqual(usage);
+      expect(coalesced.timeline).toEqual(plain.timeline);
+      // Joins never reach past what has arrived, so there are more pieces here than above.
+      expect(coalesced.counts.textDeltas).toBeLessThanOrEqual(plain.counts.textDeltas);
+    });
+  },
+);
 
 /**
  * `body` as UTF-8, cut after the first byte of every multi-byte character: each slice ends in
@@ -704,45 +724,58 @@ function recordingTap() {
 }
 
 /** The same stream read plainly and through a tapped coalescer. */
-async function plainAndTapped(format: ProviderStreamFormat, body: string | Uint8Array[]) {
+async function plainAndTapped(
+  format: ProviderStreamFormat,
+  transport: Transport,
+  body: string | Uint8Array[],
+) {
   server = await serveStream(body);
   const { tap, responses } = recordingTap();
   const plain = await collect(format, globalThis.fetch);
-  const tapped = await collect(format, coalescingFetch(format, globalThis.fetch, tap));
+  const tapped = await collect(format, coalescingFetch(format, transports[transport], tap));
   return { plain, tapped, responses };
 }
 
-describe.each(formats)("coalescingFetch with a text tap and the real %s provider", (format) => {
-  it("hands over the reasoning and the answer as they arrive; the SDK reads the same stream", async () => {
-    const { plain, tapped, responses } = await plainAndTapped(format, streamBody(format));
-    expect(responses).toHaveLength(1);
-    expect(responses[0]).toEqual({ reasoning, text: answer, kinds: ["reasoning", "text"] });
-    // Exactly what the SDK reports, so the run can strip its copy character for character.
-    expect(tapped.text).toBe(plain.text);
-    expect(tapped.reasoning).toBe(plain.reasoning);
-    expect(tapped.timeline).toEqual(plain.timeline);
-    expect(tapped.toolCalls).toEqual([{ toolName: "write_file", input: toolInput }]);
-    expect(tapped.usage).toEqual(usage);
-    expect(tapped.counts.textDeltas).toBeLessThan(10);
-  });
+describe.each(cases)(
+  "coalescingFetch with a text tap and the real %s provider, over %s",
+  (format, transport) => {
+    it("hands over the reasoning and the answer as they arrive; the SDK reads the same stream", async () => {
+      const { plain, tapped, responses } = await plainAndTapped(
+        format,
+        transport,
+        streamBody(format),
+      );
+      expect(responses).toHaveLength(1);
+      expect(responses[0]).toEqual({ reasoning, text: answer, kinds: ["reasoning", "text"] });
+      // Exactly what the SDK reports, so the run can strip its copy character for character.
+      expect(tapped.text).toBe(plain.text);
+      expect(tapped.reasoning).toBe(plain.reasoning);
+      expect(tapped.timeline).toEqual(plain.timeline);
+      expect(tapped.toolCalls).toEqual([{ toolName: "write_file", input: toolInput }]);
+      expect(tapped.usage).toEqual(usage);
+      expect(tapped.counts.textDeltas).toBeLessThan(10);
+    });
 
-  it("stops at the first piece that could show as something else", async () => {
-    const { plain, tapped, responses } = await plainAndTapped(
-      format,
-      streamBody(format, middles[format].sse),
-    );
-    const before = answerPieces.slice(0, answerPieces.length / 2).join("");
-    expect(responses[0]).toEqual({ reasoning, text: before, kinds: ["reasoning", "text"] });
-    expect(plain.text.startsWith(before)).toBe(true);
-    expect(tapped.timeline).toEqual(plain.timeline);
-  });
+    it("stops at the first piece that could show as something else", async () => {
+      const { plain, tapped, responses } = await plainAndTapped(
+        format,
+        transport,
+        streamBody(format, middles[format].sse),
+      );
+      const before = answerPieces.slice(0, answerPieces.length / 2).join("");
+      expect(responses[0]).toEqual({ reasoning, text: before, kinds: ["reasoning", "text"] });
+      expect(plain.text.startsWith(before)).toBe(true);
+      expect(tapped.timeline).toEqual(plain.timeline);
+    });
 
-  it("hands over the same text when the body comes in slices cut inside characters", async () => {
-    const { plain, tapped, responses } = await plainAndTapped(
-      format,
-      cutInsideCharacters(streamBody(format)),
-    );
-    expect(responses[0]).toEqual({ reasoning, text: answer, kinds: ["reasoning", "text"] });
-    expect(tapped.timeline).toEqual(plain.timeline);
-  });
-});
+    it("hands over the same text when the body comes in slices cut inside characters", async () => {
+      const { plain, tapped, responses } = await plainAndTapped(
+        format,
+        transport,
+        cutInsideCharacters(streamBody(format)),
+      );
+      expect(responses[0]).toEqual({ reasoning, text: answer, kinds: ["reasoning", "text"] });
+      expect(tapped.timeline).toEqual(plain.timeline);
+    });
+  },
+);

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import { type BodyFlow, listenToBody } from "./node-http-fetch";
 
 /** The streaming wire formats whose small pieces we know how to join. */
 export type ProviderStreamFormat = "openai-chat" | "openai-responses" | "anthropic";
@@ -55,10 +56,40 @@ export function coalesceEventStream(
   format: ProviderStreamFormat,
   sink?: ResponseTextSink,
 ): TransformStream<Uint8Array, Uint8Array> {
+  let joiner: EventJoiner | undefined;
+  return new TransformStream<Uint8Array, Uint8Array>({
+    start(controller) {
+      joiner = createEventJoiner(format, sink, (bytes) => controller.enqueue(bytes));
+    },
+    transform(chunk) {
+      joiner?.push(chunk);
+    },
+    flush() {
+      joiner?.end();
+    },
+  });
+}
+
+/** The joiner fed by hand: `push` each network read, then `end`, or `stop` to drop the rest. */
+interface EventJoiner {
+  push(chunk: Uint8Array): void;
+  end(): void;
+  stop(): void;
+}
+
+/**
+ * The joiner behind {@link coalesceEventStream}, handing what it joined to `emit` (which throws
+ * once the reader went away).
+ */
+function createEventJoiner(
+  format: ProviderStreamFormat,
+  sink: ResponseTextSink | undefined,
+  emit: (bytes: Uint8Array) => void,
+): EventJoiner {
   const joinRule = joinRules[format];
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  let controller: TransformStreamDefaultController<Uint8Array> | undefined;
+  let enqueue: ((bytes: Uint8Array) => void) | undefined = emit;
   let pending: PendingEvent | undefined;
   let scheduledFlush: { held: boolean; cancel(): void } | undefined;
   let output = "";
@@ -102,15 +133,15 @@ export function coalesceEventStream(
     pending = undefined;
   };
   const send = () => {
-    if (output === "" || !controller) return;
+    if (output === "" || !enqueue) return;
     const text = output;
     output = "";
     try {
-      controller.enqueue(encoder.encode(text));
+      enqueue(encoder.encode(text));
     } catch {
       // The reader went away (the run was cancelled or timed out) while a join waited for its
       // turn of the event loop: there is nobody left to give it to.
-      controller = undefined;
+      enqueue = undefined;
     }
   };
   const drain = () => {
@@ -181,11 +212,8 @@ export function coalesceEventStream(
     },
   });
 
-  return new TransformStream<Uint8Array, Uint8Array>({
-    start(streamController) {
-      controller = streamController;
-    },
-    transform(chunk) {
+  return {
+    push(chunk) {
       parser.feed(decoder.decode(chunk, { stream: true }));
       // The person gets this read's text now, before the SDK has seen any of it.
       releaseTapped();
@@ -194,15 +222,20 @@ export function coalesceEventStream(
       send();
       schedule();
     },
-    flush() {
+    end() {
       scheduledFlush?.cancel();
       // An event cut off without its blank line is dropped, as the AI SDK's own parser drops it.
       parser.feed(decoder.decode());
       releaseTapped();
       drain();
-      controller = undefined;
+      enqueue = undefined;
     },
-  });
+    stop() {
+      scheduledFlush?.cancel();
+      scheduledFlush = undefined;
+      enqueue = undefined;
+    },
+  };
 }
 
 /**
@@ -221,12 +254,69 @@ export function coalescingFetch(
       return response;
     }
     const sink = textTap?.open();
-    return new Response(response.body.pipeThrough(coalesceEventStream(format, sink)), {
+    const responseInit = {
       status: response.status,
       statusText: response.statusText,
       headers: response.headers,
-    });
+    };
+    return new Response(
+      readJoined(response, format, sink) ??
+        response.body.pipeThrough(coalesceEventStream(format, sink)),
+      responseInit,
+    );
   };
+}
+
+/**
+ * Bytes of joined events the SDK has not read yet, beyond which the socket is paused. Generous on
+ * purpose: the person's text comes off the socket ahead of the SDK (the tap), and pausing the
+ * socket because the SDK fell behind under load would hold that text back too.
+ */
+const joinedHighWaterMarkBytes = 1024 * 1024;
+
+/**
+ * The joined stream of a response whose bytes can be had as the socket delivers them (see
+ * {@link listenToBody}): each network read goes to the joiner at once, with no web stream and
+ * its promises in between; only what the joiner emits becomes chunks of the returned stream.
+ * Undefined for a response that must be read through its web stream.
+ */
+function readJoined(
+  response: Response,
+  format: ProviderStreamFormat,
+  sink: ResponseTextSink | undefined,
+): ReadableStream<Uint8Array> | undefined {
+  let flow: BodyFlow | undefined;
+  let joiner: EventJoiner | undefined;
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        joiner = createEventJoiner(format, sink, (bytes) => {
+          controller.enqueue(bytes);
+          if ((controller.desiredSize ?? 0) <= 0) flow?.pause();
+        });
+        flow = listenToBody(response, {
+          data: (chunk) => joiner?.push(chunk),
+          end: () => {
+            joiner?.end();
+            controller.close();
+          },
+          error: (error) => {
+            joiner?.stop();
+            controller.error(error);
+          },
+        });
+      },
+      pull() {
+        flow?.resume();
+      },
+      cancel() {
+        joiner?.stop();
+        flow?.cancel();
+      },
+    },
+    new ByteLengthQueuingStrategy({ highWaterMark: joinedHighWaterMarkBytes }),
+  );
+  return flow ? stream : undefined;
 }
 
 /** Joined text (as JSON-escaped characters) is capped so one event never grows without bound. */

@@ -7,6 +7,7 @@ export type {
 export { estimateCostUsd, hasKnownPrice, type UsageForCost } from "./estimate-cost";
 export { keyedProviderDefinitions } from "./keyed-providers";
 export { getLanguageModel } from "./language-model";
+export { nodeHttpFetch } from "./node-http-fetch";
 export { addProviderAdvice, listModels, resetModelDiscoveryCache } from "./list-models";
 export { formatModelId, type ParsedModelId, parseModelId } from "./model-id";
 export {

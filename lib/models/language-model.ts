@@ -7,6 +7,7 @@ import type { LanguageModel } from "ai";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
 import { coalescingFetch, type StreamTextTap } from "./coalesce-event-stream";
+import { nodeHttpFetch } from "./node-http-fetch";
 import { keyedProviderApiKey, keyedProviderDefinitions } from "./keyed-providers";
 import { parseModelId } from "./model-id";
 
@@ -25,7 +26,7 @@ export function getLanguageModel(
     textTap?: StreamTextTap;
   } = {},
 ): LanguageModel {
-  const fetch = options.fetch ?? globalThis.fetch;
+  const fetch = options.fetch ?? nodeHttpFetch;
   const { textTap } = options;
   const parsed = parseModelId(modelId);
   if (!parsed) {
