@@ -50,6 +50,14 @@ async function serve(handler: Handler): Promise<TestServer> {
   return { url: `http://127.0.0.1:${port}`, requests, closed };
 }
 
+/** A server that sends one event and then keeps the response open. */
+function serveOpenStream(): Promise<TestServer> {
+  return serve((_, __, response) => {
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    response.write("data: first\n\n");
+  });
+}
+
 /** Records what a body listener is told, and resolves when the body ended either way. */
 function recordingListener() {
   const chunks: string[] = [];
@@ -159,10 +167,7 @@ describe("nodeHttpFetch", () => {
   });
 
   it("errors the body with the signal's reason when aborted while it streams", async () => {
-    const { url } = await serve((_, __, response) => {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write("data: first\n\n");
-    });
+    const { url } = await serveOpenStream();
     const controller = new AbortController();
     const response = await nodeHttpFetch(url, { signal: controller.signal });
     const reader = response.body!.getReader();
@@ -240,10 +245,7 @@ describe("listenToBody", () => {
   });
 
   it("tells the listener the signal's reason when aborted", async () => {
-    const { url } = await serve((_, __, response) => {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write("data: first\n\n");
-    });
+    const { url } = await serveOpenStream();
     const controller = new AbortController();
     const response = await nodeHttpFetch(url, { signal: controller.signal });
     const { chunks, outcome, listener } = recordingListener();
@@ -254,10 +256,7 @@ describe("listenToBody", () => {
   });
 
   it("hangs up when the listener cancels", async () => {
-    const { url, closed } = await serve((_, __, response) => {
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write("data: first\n\n");
-    });
+    const { url, closed } = await serveOpenStream();
     const response = await nodeHttpFetch(url);
     const flow = listenToBody(response, recordingListener().listener);
     flow?.cancel();
