@@ -202,6 +202,20 @@ describe("nodeHttpFetch", () => {
     expect(await response.text()).toBe(large);
   });
 
+  it("keeps the connection for the next call", async () => {
+    const ports: number[] = [];
+    const { url } = await serve((request, _, response) => {
+      ports.push(request.socket.remotePort ?? 0);
+      response.end("ok");
+    });
+    for (let call = 0; call < 3; call += 1) {
+      const response = await nodeHttpFetch(url, { method: "POST", body: "{}" });
+      expect(await response.text()).toBe("ok");
+    }
+    expect(ports).toHaveLength(3);
+    expect(new Set(ports).size).toBe(1);
+  });
+
   it("leaves what is not an http(s) URL with a string or byte body to the global fetch", async () => {
     const response = await nodeHttpFetch("data:text/plain,from%20fetch");
     expect(await response.text()).toBe("from fetch");

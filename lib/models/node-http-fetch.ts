@@ -37,9 +37,15 @@ export function listenToBody(response: Response, listener: BodyListener): BodyFl
 /** Like undici's defaults: a provider silent this long is gone. The run's watchdog is stricter. */
 const socketIdleTimeoutMs = 300_000;
 
+/**
+ * Connections are kept for the next call, as fetch keeps them, but closed after 4 s idle (fetch's
+ * default, and Node also honours a shorter `Keep-Alive: timeout` from the server): reusing a
+ * connection the provider has just closed fails the call, and the SDK must retry it.
+ */
+const agentOptions = { keepAlive: true, timeout: 4_000 };
 const agents = {
-  "http:": new http.Agent({ keepAlive: true }),
-  "https:": new https.Agent({ keepAlive: true }),
+  "http:": new http.Agent(agentOptions),
+  "https:": new https.Agent(agentOptions),
 };
 
 /**
