@@ -216,6 +216,27 @@ describe("nodeHttpFetch", () => {
     expect(new Set(ports).size).toBe(1);
   });
 
+  it("waits out a provider silent for longer than an idle connection is kept", async () => {
+    const ports: number[] = [];
+    const { url, requests } = await serve((request, _, response) => {
+      ports.push(request.socket.remotePort ?? 0);
+      if (request.url === "/quick") {
+        response.end("ok");
+        return;
+      }
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write("data: thinking\n\n");
+      // Reasoning models can pause this long mid-answer; only idle pooled connections time out.
+      setTimeout(() => response.end("data: done\n\n"), 4_500);
+    });
+    // The slow call reuses the pooled connection of a quick one, whose idle timeout must not apply.
+    expect(await (await nodeHttpFetch(`${url}/quick`)).text()).toBe("ok");
+    const response = await nodeHttpFetch(`${url}/slow`, { method: "POST", body: "{}" });
+    expect(await response.text()).toBe("data: thinking\n\ndata: done\n\n");
+    expect(requests.map((request) => request.path)).toEqual(["/quick", "/slow"]);
+    expect(ports[1]).toBe(ports[0]);
+  }, 15_000);
+
   it("leaves what is not an http(s) URL with a string or byte body to the global fetch", async () => {
     const response = await nodeHttpFetch("data:text/plain,from%20fetch");
     expect(await response.text()).toBe("from fetch");
