@@ -333,9 +333,7 @@ async function openStream(url: string): Promise<SseConnection> {
  * The scripted model server in a process of its own (`test/model-server/cli.ts`), so its tight
  * write loop never shares an event loop with the clients whose arrival times we stamp.
  */
-async function startModelProcess(
-  names: string[],
-): Promise<{ url: string; process: ChildProcess; stop(): Promise<void> }> {
+async function startModelProcess(names: string[]): Promise<{ url: string; stop(): Promise<void> }> {
   const scenarioDirectory = temporaryDataDir("stream-bench-scenarios");
   const longStream = builtInScenarios()["long-stream"];
   for (const name of names) {
@@ -346,40 +344,13 @@ async function startModelProcess(
     fs.writeFileSync(path.join(scenarioDirectory, `${name}.json`), JSON.stringify(scenario));
   }
   const port = await freePort();
-  const child = spawnScript("test/model-server/cli.ts", [
-    "--port",
-    String(port),
-    "--scenario-dir",
-    scenarioDirectory,
-  ]);
-  let output = "";
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`The model server did not start:\n${output}`)),
-      30_000,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      if (output.includes("Scripted model server")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) =>
-      reject(new Error(`The model server exited (${code}):\n${output}`)),
-    );
-  });
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    process: child,
-    async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
-      await exited;
-    },
-  };
+  const server = await startScriptServer(
+    "test/model-server/cli.ts",
+    ["--port", String(port), "--scenario-dir", scenarioDirectory],
+    /Scripted model server/,
+    "The model server",
+  );
+  return { url: `http://127.0.0.1:${port}/v1`, stop: server.stop };
 }
 
 /**
@@ -390,31 +361,44 @@ async function startRelay(
   upstream: string,
   store?: string,
 ): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawnScript("bench/stream/relay.ts", [
-    ...(store ? ["--store", store] : []),
-    upstream,
-  ]);
+  const server = await startScriptServer(
+    "bench/stream/relay.ts",
+    [...(store ? ["--store", store] : []), upstream],
+    /Relay listening on (\S+)/,
+    "The relay",
+  );
+  return { url: server.ready[1], stop: server.stop };
+}
+
+/**
+ * Spawns one of the project's scripts as a server and waits until its output matches `ready`;
+ * `stop` ends it and waits for it to exit.
+ */
+async function startScriptServer(
+  script: string,
+  args: string[],
+  ready: RegExp,
+  name: string,
+): Promise<{ ready: RegExpExecArray; stop(): Promise<void> }> {
+  const child = spawnScript(script, args);
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   let output = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`The relay did not start:\n${output}`)),
-      30_000,
-    );
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${name} did not start:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const listening = /Relay listening on (\S+)/.exec(output);
-      if (listening) {
+      const found = ready.exec(output);
+      if (found) {
         clearTimeout(timer);
-        resolve(listening[1]);
+        resolve(found);
       }
     };
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
-    child.once("exit", (code) => reject(new Error(`The relay exited (${code}):\n${output}`)));
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code}):\n${output}`)));
   });
   return {
-    url,
+    ready: match,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import { type BodyFlow, listenToBody } from "./node-http-fetch";
+import { listenToBody } from "./node-http-fetch";
 
 /** The streaming wire formats whose small pieces we know how to join. */
 export type ProviderStreamFormat = "openai-chat" | "openai-responses" | "anthropic";
@@ -254,15 +254,10 @@ export function coalescingFetch(
       return response;
     }
     const sink = textTap?.open();
-    const responseInit = {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    };
     return new Response(
       readJoined(response, format, sink) ??
         response.body.pipeThrough(coalesceEventStream(format, sink)),
-      responseInit,
+      { status: response.status, statusText: response.statusText, headers: response.headers },
     );
   };
 }
@@ -285,38 +280,40 @@ function readJoined(
   format: ProviderStreamFormat,
   sink: ResponseTextSink | undefined,
 ): ReadableStream<Uint8Array> | undefined {
-  let flow: BodyFlow | undefined;
+  // Set by the stream's start, which runs before the socket can deliver anything.
+  let controller: ReadableStreamDefaultController<Uint8Array> | undefined;
   let joiner: EventJoiner | undefined;
-  const stream = new ReadableStream<Uint8Array>(
+  const flow = listenToBody(response, {
+    data: (chunk) => joiner?.push(chunk),
+    end: () => {
+      joiner?.end();
+      controller?.close();
+    },
+    error: (error) => {
+      joiner?.stop();
+      controller?.error(error);
+    },
+  });
+  if (!flow) return undefined;
+  return new ReadableStream<Uint8Array>(
     {
-      start(controller) {
+      start(streamController) {
+        controller = streamController;
         joiner = createEventJoiner(format, sink, (bytes) => {
-          controller.enqueue(bytes);
-          if ((controller.desiredSize ?? 0) <= 0) flow?.pause();
-        });
-        flow = listenToBody(response, {
-          data: (chunk) => joiner?.push(chunk),
-          end: () => {
-            joiner?.end();
-            controller.close();
-          },
-          error: (error) => {
-            joiner?.stop();
-            controller.error(error);
-          },
+          streamController.enqueue(bytes);
+          if ((streamController.desiredSize ?? 0) <= 0) flow.pause();
         });
       },
       pull() {
-        flow?.resume();
+        flow.resume();
       },
       cancel() {
         joiner?.stop();
-        flow?.cancel();
+        flow.cancel();
       },
     },
     new ByteLengthQueuingStrategy({ highWaterMark: joinedHighWaterMarkBytes }),
   );
-  return flow ? stream : undefined;
 }
 
 /** Joined text (as JSON-escaped characters) is capped so one event never grows without bound. */

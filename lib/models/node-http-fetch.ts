@@ -123,9 +123,7 @@ function toResponse(
   const source = decoded(incoming);
   // A failure nobody is reading the body to hear of must not crash the process.
   source.on("error", () => undefined);
-  let claimed = false;
   const listen = (listener: BodyListener): BodyFlow => {
-    claimed = true;
     let settled = false;
     /** The body's end or failure, told once; `done` drops the abort listener. */
     const settle = (error?: unknown) => {
@@ -163,14 +161,14 @@ function toResponse(
           flow.resume();
           return;
         }
-        if (claimed) {
+        // `listenToBody` took the body: this stream has nothing of it.
+        if (!directBodies.delete(response)) {
           controller.close();
           return;
         }
-        directBodies.delete(response);
         flow = listen({
           data: (chunk) => {
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+            controller.enqueue(chunk);
             if ((controller.desiredSize ?? 0) < 0) flow?.pause();
           },
           end: () => controller.close(),
@@ -178,9 +176,12 @@ function toResponse(
         });
       },
       cancel() {
-        if (flow) flow.cancel();
-        else incoming.destroy();
-        done();
+        if (flow) {
+          flow.cancel();
+        } else {
+          incoming.destroy();
+          done();
+        }
       },
     },
     { highWaterMark: 0 },
