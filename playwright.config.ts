@@ -24,7 +24,8 @@ const nextStart = (listenPort: number) =>
   `node node_modules/next/dist/bin/next start --hostname 127.0.0.1 --port ${listenPort}`;
 // The scripted model server the agent specs run against (`compatible:<scenario>` models; the
 // first is what Auto picks), with the agent panel's own scenarios from e2e/agent-scenarios.
-const modelServerPort = 3110;
+// Moves with PATCHWORK_E2E_PORT too, so two checkouts can run the suite side by side.
+const modelServerPort = port + 10;
 const modelEnvironment = modelServerEnvironment(`http://127.0.0.1:${modelServerPort}/v1`, [
   "happy-path",
   "patch-retry",
