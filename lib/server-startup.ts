@@ -1,6 +1,6 @@
 import "server-only";
 import { getDatabaseHandle } from "@/db/client";
-import { startRunRecovery } from "@/lib/agent/run-recovery";
+import { startRunRecovery } from "@/lib/agent/runs/run-recovery";
 import { getEnvironment } from "@/lib/env";
 
 /** Validates the environment and opens the database once per server process. */

@@ -1,4 +1,4 @@
-import { type RunEvent, runEventSchema } from "@/lib/agent/event-types";
+import { type RunEvent, runEventSchema } from "@/lib/agent/events/event-types";
 import recordings from "./recorded-run-events.json";
 
 /*

@@ -1,4 +1,4 @@
-import type { RunEvent } from "@/lib/agent/event-types";
+import type { RunEvent } from "@/lib/agent/events/event-types";
 import type { RunUsage } from "./agent-api-types";
 
 /** Where a run is, as far as its events say; `waiting` until the first event arrives. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunEvent } from "@/lib/agent/event-types";
+import type { RunEvent } from "@/lib/agent/events/event-types";
 import { recordedPatchRetryRun } from "./recorded-run-events";
 import { createRunView, reduceRunEvent, reduceRunEvents } from "./run-event-reducer";
 import { followRunEvents, type RunConnectionState, reconnectDelay } from "./run-event-source";

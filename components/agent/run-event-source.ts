@@ -1,5 +1,9 @@
 import { createParser } from "eventsource-parser";
-import { isTerminalRunEventType, type RunEvent, runEventSchema } from "@/lib/agent/event-types";
+import {
+  isTerminalRunEventType,
+  type RunEvent,
+  runEventSchema,
+} from "@/lib/agent/events/event-types";
 import { readApiError } from "./agent-api-client";
 
 export type RunConnectionState = "connecting" | "open" | "reconnecting" | "closed" | "failed";

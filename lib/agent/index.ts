@@ -1,5 +1,5 @@
-export { getRunEventBus, type RunEventBus } from "./event-bus";
-export { openRunEventStream } from "./run-event-stream";
-export { recoverInterruptedRuns, startRunRecovery } from "./run-recovery";
-export { cancelRun, createRun, getRun } from "./run-service";
-export { sseHeaders } from "./sse";
+export { getRunEventBus, type RunEventBus } from "./events/event-bus";
+export { openRunEventStream } from "./events/run-event-stream";
+export { recoverInterruptedRuns, startRunRecovery } from "./runs/run-recovery";
+export { cancelRun, createRun, getRun } from "./runs/run-service";
+export { sseHeaders } from "./events/sse";

@@ -1,5 +1,5 @@
 import { route } from "@/lib/api/handler";
-import { listEngines } from "@/lib/engines";
+import { listEngines } from "@/lib/agent/engines/engine-status";
 
 export const dynamic = "force-dynamic";
 

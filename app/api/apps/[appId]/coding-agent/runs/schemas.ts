@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { uuidSchema } from "@/lib/api/schemas";
-import { engineNames } from "@/lib/engines/engine-names";
+import { engineNames } from "@/lib/agent/engines/engine-names";
 
 export const createRunBodySchema = z
   .object({

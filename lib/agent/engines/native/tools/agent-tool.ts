@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { WorkspaceOverlay } from "../workspace-overlay";
+import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 
 export interface VerificationDiagnostic {
   file: string | null;

@@ -13,10 +13,10 @@ import type { RunUsage } from "@/db/schema";
 import { logServerError } from "@/lib/log";
 import { nodeHttpFetch, type StreamTextTap } from "@/lib/models";
 import { EarlyText } from "./early-text";
-import { runErrorCodes } from "./event-types";
+import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { createEventLoopYielder } from "./event-loop-yielder";
-import type { RunEventWriter } from "./run-event-writer";
-import { RunFailure } from "./run-failure";
+import type { RunEventWriter } from "@/lib/agent/events/run-event-writer";
+import { RunFailure } from "@/lib/agent/runs/run-failure";
 import {
   type AgentTool,
   agentTools,

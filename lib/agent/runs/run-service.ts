@@ -11,10 +11,10 @@ import {
   requestRunCancel,
 } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
-import { preflightEngine } from "@/lib/engines";
+import { preflightEngine } from "@/lib/agent/engines/engine-status";
 import { PatchworkError } from "@/lib/errors";
 import { resolveModel } from "@/lib/models";
-import { getRunEventBus } from "./event-bus";
+import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { localExecutions, startRunExecution } from "./run-executor";
 import { RunCancelled } from "./run-failure";
 import { getRunLocks } from "./run-locks";

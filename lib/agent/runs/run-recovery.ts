@@ -2,9 +2,9 @@ import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { getLastEventSeq, listActiveRuns } from "@/db/queries/runs";
 import { logServerError } from "@/lib/log";
-import { getRunEventBus } from "./event-bus";
-import { runErrorCodes } from "./event-types";
-import { RunEventWriter } from "./run-event-writer";
+import { getRunEventBus } from "@/lib/agent/events/event-bus";
+import { runErrorCodes } from "@/lib/agent/events/event-types";
+import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 import { localExecutions } from "./run-executor";
 import { getRunLocks } from "./run-locks";
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { openDatabase } from "@/db/client";
 import { createApp } from "@/lib/workspace";
-import { WorkspaceOverlay } from "../workspace-overlay";
+import { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 import type { ToolContext } from "./agent-tool";
 import { applyPatchTool, patchedPaths } from "./apply-patch";
 

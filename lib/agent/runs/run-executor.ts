@@ -11,16 +11,16 @@ import { commitRevision, createCheckpoint, diffRevisions, getDraftRevision } fro
 import { lookupPath } from "@/lib/workspace/tree-store";
 import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
-import { getRunEventBus } from "./event-bus";
-import { runErrorCodes } from "./event-types";
-import { runNativeAgent } from "./native-agent";
-import { RunEventWriter } from "./run-event-writer";
+import { getRunEventBus } from "@/lib/agent/events/event-bus";
+import { runErrorCodes } from "@/lib/agent/events/event-types";
+import { runNativeAgent } from "@/lib/agent/engines/native/native-agent";
+import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 import { RunCancelled, RunFailure } from "./run-failure";
 import { getRunLocks } from "./run-locks";
-import { buildSystemPrompt } from "./system-prompt";
-import type { ToolContext, VerificationResult } from "./tools";
-import { typeCheckWorkspace } from "./type-check";
-import { WorkspaceOverlay } from "./workspace-overlay";
+import { buildSystemPrompt } from "@/lib/agent/engines/native/system-prompt";
+import type { ToolContext, VerificationResult } from "@/lib/agent/engines/native/tools";
+import { typeCheckWorkspace } from "@/lib/agent/engines/native/type-check";
+import { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 
 interface Execution {
   runId: string;

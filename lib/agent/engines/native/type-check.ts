@@ -19,7 +19,14 @@ function getWorker(): WorkerState {
   if (holder[workerKey]) return holder[workerKey];
   // Resolved from the project folder at run time: the worker runs from disk, not from the bundle.
   const worker = new Worker(
-    path.join(/*turbopackIgnore: true*/ process.cwd(), "lib", "agent", "type-check-worker.mjs"),
+    path.join(
+      /*turbopackIgnore: true*/ process.cwd(),
+      "lib",
+      "agent",
+      "engines",
+      "native",
+      "type-check-worker.mjs",
+    ),
   );
   worker.unref();
   const state: WorkerState = { worker, nextId: 1, pending: new Map() };

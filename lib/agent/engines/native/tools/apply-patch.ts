@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { applyPatch, type PatchFileSource, type PatchResult } from "@/lib/patch";
-import type { WorkspaceOverlay } from "../workspace-overlay";
+import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 import { defineTool, type ToolContext, type ToolOutcome } from "./agent-tool";
 
 /** After this many failed patches on one file, the model is told to re-read it (and may get write_file). */
