@@ -159,6 +159,22 @@ export const runEvent = pgTable(
   (table) => [primaryKey({ columns: [table.runId, table.seq] })],
 );
 
+/**
+ * A signed-in browser. The cookie holds a random secret; only its sha256 is stored, so a leaked
+ * database row cannot be replayed as a cookie. Sign-out revokes a row; "everywhere" revokes all.
+ */
+export const session = pgTable(
+  "session",
+  {
+    idHash: text("id_hash").primaryKey(),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    userAgent: text("user_agent"),
+  },
+  (table) => [index("session_expires_idx").on(table.expiresAt)],
+);
+
 export type AppRow = InferSelectModel<typeof app>;
 export type BlobRow = InferSelectModel<typeof blob>;
 export type TreeRow = InferSelectModel<typeof tree>;
@@ -167,3 +183,4 @@ export type CheckpointRow = InferSelectModel<typeof checkpoint>;
 export type AgentRunRow = InferSelectModel<typeof agentRun>;
 export type NewAgentRunRow = InferInsertModel<typeof agentRun>;
 export type RunEventRow = InferSelectModel<typeof runEvent>;
+export type SessionRow = InferSelectModel<typeof session>;

@@ -13,6 +13,21 @@ const positiveInteger = (fallback: number) =>
     .optional()
     .transform((value) => value ?? fallback);
 
+/** A comma-separated list whose every entry must match `pattern`. */
+const commaList = (pattern: RegExp, message: string) =>
+  z
+    .string()
+    .optional()
+    .refine(
+      (value) =>
+        (value ?? "")
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean)
+          .every((entry) => pattern.test(entry)),
+      message,
+    );
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   HOST: z.string().default("127.0.0.1"),
@@ -28,7 +43,19 @@ const environmentSchema = z.object({
     .min(16, "PATCHWORK_AUTH_TOKEN must be at least 16 characters")
     .optional()
     .or(z.literal("").transform(() => undefined)),
-  PATCHWORK_PUBLIC_ORIGIN: z.string().url().optional(),
+  PATCHWORK_PUBLIC_URL: z
+    .string()
+    .url("PATCHWORK_PUBLIC_URL must be a URL such as https://patchwork.example.com")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  PATCHWORK_ALLOWED_HOSTS: commaList(
+    /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(:\d{1,5})?$/,
+    "PATCHWORK_ALLOWED_HOSTS must be comma-separated host names, each optionally with :port",
+  ),
+  PATCHWORK_TRUSTED_PROXIES: commaList(
+    /^([0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/,
+    "PATCHWORK_TRUSTED_PROXIES must be comma-separated IP addresses of your reverse proxies",
+  ),
   OPENAI_API_KEY: z.string().optional(),
   ANTHROPIC_API_KEY: z.string().optional(),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),

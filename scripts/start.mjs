@@ -3,11 +3,13 @@
 // non-loopback bind without PATCHWORK_AUTH_TOKEN: an open builder on a network is a remote shell
 // for anyone who finds it. Runs Next in this same process so the PID is the server's.
 import { createRequire } from "node:module";
+import { installConnectionGuard } from "./connection-guard.mjs";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const host = process.env.HOST || "127.0.0.1";
 const port = process.env.PORT || "3000";
-const loopback = ["127.0.0.1", "localhost", "::1", "[::1]"].includes(host) || host.startsWith("127.");
+const loopback =
+  ["127.0.0.1", "localhost", "::1", "[::1]"].includes(host) || host.startsWith("127.");
 
 if (!loopback && !process.env.PATCHWORK_AUTH_TOKEN) {
   console.error(
@@ -22,7 +24,20 @@ if (process.env.PATCHWORK_AUTH_TOKEN && process.env.PATCHWORK_AUTH_TOKEN.length 
   process.exit(1);
 }
 
+// HOST is checked above for a clear early message; the guard checks the address really bound,
+// whatever arguments reach Next (`npm start -- --hostname 0.0.0.0` included).
+installConnectionGuard({ exitOnExposedListen: true });
+
 const require = createRequire(import.meta.url);
 const nextBin = require.resolve("next/dist/bin/next");
-process.argv = [process.argv[0], nextBin, mode, "--hostname", host, "--port", port, ...process.argv.slice(3)];
+process.argv = [
+  process.argv[0],
+  nextBin,
+  mode,
+  "--hostname",
+  host,
+  "--port",
+  port,
+  ...process.argv.slice(3),
+];
 await import(nextBin);

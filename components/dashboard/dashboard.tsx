@@ -5,13 +5,14 @@ import { LayoutGrid, RotateCw } from "lucide-react";
 import { useRef } from "react";
 import { errorMessage } from "@/components/api-client";
 import { BrandMark } from "@/components/brand-mark";
+import { SessionMenu } from "@/components/session-menu";
 import { appsQuery } from "@/components/queries";
 import { Button } from "@/components/ui/button";
 import { AppListItem } from "./app-list-item";
 import { CreateAppForm } from "./create-app-form";
 
 /** The home page: every app, newest edit first, and the form that starts a new one. */
-export function Dashboard() {
+export function Dashboard({ authEnabled }: { authEnabled: boolean }) {
   const apps = useQuery(appsQuery());
   const nameInput = useRef<HTMLInputElement>(null);
   const sorted = apps.data
@@ -22,6 +23,7 @@ export function Dashboard() {
     <div className="flex h-dvh min-h-0 flex-col">
       <header className="flex h-14 shrink-0 items-center border-b border-zinc-200/80 bg-white/80 px-6 backdrop-blur">
         <BrandMark />
+        {authEnabled ? <SessionMenu /> : null}
       </header>
       <main className="min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto w-full max-w-3xl px-6 py-10 sm:py-14">

@@ -9,7 +9,11 @@ export function safeNextPath(next: string | null | undefined): string {
     const url = new URL(next, base);
     if (url.origin !== base) return "/";
     if (url.pathname === "/signin") return "/";
-    return url.pathname + url.search + url.hash;
+    const path = url.pathname + url.search + url.hash;
+    // Dot segments can collapse into a protocol-relative path ("/.//host" → "//host"): keep the
+    // result only if it still resolves to this site when the browser follows it.
+    if (new URL(path, base).origin !== base || /^[/\\]{2}/.test(path)) return "/";
+    return path;
   } catch {
     return "/";
   }

@@ -1,16 +1,19 @@
-import { safeEqual, sessionCookieName, verifySessionValue } from "./session";
+import { type HostPolicy, isAllowedHost, isOwnOrigin, type RequestHost } from "./host-policy";
+import { safeEqual } from "./session";
 
 export interface AccessRequest {
   method: string;
   pathname: string;
-  /** The builder's own origin as the server sees it (scheme://host[:port]). */
-  ownOrigin: string;
+  /** The host and scheme the browser used (trusted proxies' forwarded values resolved). */
+  requestHost: RequestHost;
   headers: Headers;
-  cookies: { get(name: string): { value: string } | undefined };
+  /** Whether the request's session cookie names a live session (looked up by the caller). */
+  sessionActive: boolean;
 }
 
 export type AccessDecision =
   | { kind: "allow" }
+  | { kind: "misdirected"; host: string | null }
   | { kind: "unauthorized"; api: boolean }
   | { kind: "forbidden-origin"; origin: string };
 
@@ -30,20 +33,30 @@ export function isPublicPath(pathname: string): boolean {
   );
 }
 
+/** Published apps are served on any host; everything else answers only for Patchwork's own. */
+function isAnyHostPath(pathname: string): boolean {
+  return pathname === "/p" || pathname.startsWith("/p/") || pathname === "/api/health";
+}
+
 /**
- * Decides a request per PRODUCT.md §9. Origin first: whatever the token rules say, a browser
- * request from another origin — the sandboxed preview's opaque "null" included — may not change
- * anything, and may not read the API either. Then the token, when one is configured.
+ * Decides a request per PRODUCT.md §9. Host first: the builder answers only for the hosts it is
+ * served as, so a DNS-rebinding page cannot reach it under its own name. Then origin: whatever
+ * the token rules say, a browser request from another origin — the sandboxed preview's opaque
+ * "null" included — may not change anything, and may not read the API either. Then the token,
+ * when one is configured.
  */
 export function decideAccess(
   request: AccessRequest,
   authToken: string | undefined,
-  extraOrigins: string[] = [],
+  hostPolicy: HostPolicy,
 ): AccessDecision {
   const origin = request.headers.get("origin");
   const api = request.pathname.startsWith("/api/");
+  if (!isAnyHostPath(request.pathname) && !isAllowedHost(hostPolicy, request.requestHost.host)) {
+    return { kind: "misdirected", host: request.requestHost.host };
+  }
   if (origin !== null) {
-    const trusted = origin === request.ownOrigin || extraOrigins.includes(origin);
+    const trusted = isOwnOrigin(hostPolicy, origin, request.requestHost);
     if (
       !trusted &&
       (mutatingMethods.has(request.method.toUpperCase()) || (api && origin === "null"))
@@ -54,7 +67,6 @@ export function decideAccess(
   if (!authToken || isPublicPath(request.pathname)) return { kind: "allow" };
   const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
   if (bearer && safeEqual(bearer, authToken)) return { kind: "allow" };
-  if (verifySessionValue(authToken, request.cookies.get(sessionCookieName)?.value))
-    return { kind: "allow" };
+  if (request.sessionActive) return { kind: "allow" };
   return { kind: "unauthorized", api };
 }

@@ -1,33 +1,21 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
 export const sessionCookieName = "patchwork_session";
 export const sessionMaxAgeSeconds = 30 * 24 * 60 * 60;
 
-function sign(token: string, issuedAt: number): string {
-  return createHmac("sha256", token).update(`patchwork-session:v1:${issuedAt}`).digest("base64url");
+/** A new session secret for the cookie: 256 random bits. */
+export function createSessionSecret(): string {
+  return randomBytes(32).toString("base64url");
 }
 
-/**
- * A session cookie value: the issue time and an HMAC keyed by the auth token. Stateless, so it
- * survives restarts, and rotating PATCHWORK_AUTH_TOKEN signs everyone out.
- */
-export function createSessionValue(token: string, now = Date.now()): string {
-  const issuedAt = Math.floor(now / 1000);
-  return `${issuedAt}.${sign(token, issuedAt)}`;
+/** What the database keeps of a secret: its sha256, so a leaked row is not a usable cookie. */
+export function hashSessionSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
 }
 
-export function verifySessionValue(
-  token: string,
-  value: string | undefined,
-  now = Date.now(),
-): boolean {
-  if (!value) return false;
-  const [issuedText, signature] = value.split(".");
-  const issuedAt = Number(issuedText);
-  if (!Number.isInteger(issuedAt) || !signature) return false;
-  const age = Math.floor(now / 1000) - issuedAt;
-  if (age < -60 || age > sessionMaxAgeSeconds) return false;
-  return safeEqual(signature, sign(token, issuedAt));
+/** True when a cookie value could be a secret we issued (cheap pre-check before a lookup). */
+export function isWellFormedSessionSecret(value: string | undefined): value is string {
+  return value !== undefined && /^[A-Za-z0-9_-]{43}$/.test(value);
 }
 
 /** Constant-time comparison, so the token cannot be guessed byte by byte from response times. */

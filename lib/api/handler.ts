@@ -87,3 +87,31 @@ function tooLarge(size: number): PatchworkError {
 export function errorResponse(code: ErrorCode, message: string, details?: unknown): Response {
   return new PatchworkError(code, message, { details }).toResponse();
 }
+
+const routeMethods = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type RouteMethod = (typeof routeMethods)[number];
+
+/**
+ * Handlers for the methods a route does not serve, so they answer 405 with the envelope and an
+ * `Allow` header instead of Next's empty 405. Spread into the route's exports:
+ * `export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);`
+ */
+export function otherMethods<Allowed extends RouteMethod>(
+  allowed: readonly Allowed[],
+): Record<Exclude<RouteMethod, Allowed>, () => Promise<Response>> {
+  const allow = [...allowed, ...(allowed.includes("GET" as Allowed) ? ["HEAD"] : []), "OPTIONS"];
+  const reject = async () => {
+    const response = errorResponse(
+      "METHOD_NOT_ALLOWED",
+      `This route answers ${allow.join(", ")} only.`,
+      { allow },
+    );
+    response.headers.set("Allow", allow.join(", "));
+    return response;
+  };
+  return Object.fromEntries(
+    routeMethods
+      .filter((method) => !allowed.includes(method as Allowed))
+      .map((method) => [method, reject]),
+  ) as Record<Exclude<RouteMethod, Allowed>, () => Promise<Response>>;
+}

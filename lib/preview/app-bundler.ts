@@ -133,7 +133,7 @@ export class AppBundler {
         incremental,
       });
     } catch (error) {
-      diagnostics.unshift(tailwindErrorDiagnostic(error, files));
+      diagnostics.unshift(tailwindErrorDiagnostic(error, files, this.builderRoot));
       return finish({ js: null, css: null, diagnostics, incremental });
     }
   }

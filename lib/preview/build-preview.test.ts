@@ -153,6 +153,7 @@ describe("buildPreview", () => {
     for (const directive of [
       '@plugin "@tailwindcss/typography";',
       '@reference "../../package.json";',
+      '@import "tailwindcss/nope.css";',
     ]) {
       const build = await builder.build({
         key: nextKey("tailwind-disk"),
@@ -160,6 +161,11 @@ describe("buildPreview", () => {
       });
       expect(build.ok, directive).toBe(false);
       expect(build.diagnostics[0].file).toBe("src/index.css");
+      // Where Patchwork is installed is nobody's business: no absolute server path in any message.
+      for (const diagnostic of build.diagnostics) {
+        expect(diagnostic.message, directive).not.toContain(process.cwd());
+        expect(diagnostic.message, directive).not.toMatch(/(^|[\s('"`])\/[^\s]*node_modules/);
+      }
     }
   });
 

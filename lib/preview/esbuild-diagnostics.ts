@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Message } from "esbuild";
+import { stripServerPaths } from "./strip-server-paths";
 import { previewNamespaces } from "./virtual-files-plugin";
 import type { PreviewDiagnostic } from "./preview-types";
 
@@ -23,7 +24,7 @@ export function toPreviewDiagnostic(
     file: location ? appRelativeFile(location.file, builderRoot) : null,
     line: location ? location.line : null,
     column: location ? location.column + 1 : null,
-    message: withoutNamespaces(message.text),
+    message: stripServerPaths(withoutNamespaces(message.text), builderRoot),
     severity,
   };
 }

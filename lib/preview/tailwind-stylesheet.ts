@@ -3,6 +3,7 @@ import { isTailwindStylesheetImport } from "./allowed-packages";
 import { BoundedLru } from "./bounded-lru";
 import { lineAt } from "./index-html";
 import type { PreviewDiagnostic } from "./preview-types";
+import { stripServerPaths } from "./strip-server-paths";
 import { extensionOf, type VirtualFiles } from "./virtual-files";
 
 const tailwindPackagePattern = /[\\/]node_modules[\\/]tailwindcss(?:[\\/]|$)/;
@@ -42,8 +43,15 @@ export async function compileTailwindStylesheet(input: {
  * Places a Tailwind error in the app: Tailwind names the offending class or import in backticks
  * or quotes but gives no position, so the first stylesheet mentioning it is reported.
  */
-export function tailwindErrorDiagnostic(error: unknown, files: VirtualFiles): PreviewDiagnostic {
-  const message = error instanceof Error ? error.message : String(error);
+export function tailwindErrorDiagnostic(
+  error: unknown,
+  files: VirtualFiles,
+  builderRoot: string,
+): PreviewDiagnostic {
+  const message = stripServerPaths(
+    error instanceof Error ? error.message : String(error),
+    builderRoot,
+  );
   const quoted = message.match(/`([^`]+)`|'([^']+)'|"([^"]+)"/);
   const needle = quoted ? (quoted[1] ?? quoted[2] ?? quoted[3]) : null;
   const stylesheets = files.paths().filter((file) => extensionOf(file) === ".css");

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseJsonBody, route } from "@/lib/api/handler";
+import { otherMethods, parseJsonBody, route } from "@/lib/api/handler";
 import { serializeApp } from "@/lib/api/serializers";
 import { createApp, listApps } from "@/lib/workspace";
 import { starterTemplateFiles } from "@/lib/workspace/starter-template";
@@ -20,3 +20,5 @@ export const POST = route(async (request) => {
   });
   return Response.json({ app: serializeApp(app) }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { getDatabaseHandle } from "@/db/client";
-import { route } from "@/lib/api/handler";
+import { otherMethods, route } from "@/lib/api/handler";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +9,5 @@ export const GET = route(async () => {
   await handle.db.execute(sql`select 1`);
   return Response.json({ ok: true, database: handle.kind });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseJsonBody, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseJsonBody, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { serializeApp } from "@/lib/api/serializers";
 import { deleteApp, getApp, renameApp } from "@/lib/workspace";
@@ -26,3 +26,5 @@ export const DELETE = route<Params>(async (_request, { params }) => {
   await deleteApp(await getDatabase(), { appId });
   return new Response(null, { status: 204 });
 });
+
+export const { POST, PUT } = otherMethods(["GET", "PATCH", "DELETE"]);

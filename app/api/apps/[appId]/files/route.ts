@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseSearchParams, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseSearchParams, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { listFiles } from "@/lib/workspace";
 import { revisionQuerySchema } from "./schemas";
@@ -11,3 +11,5 @@ export const GET = route<{ appId: string }>(async (request, { params }) => {
   const query = parseSearchParams(request, revisionQuerySchema);
   return Response.json(await listFiles(await getDatabase(), { appId, revisionId: query.revision }));
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseSearchParams, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseSearchParams, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { buildRevisionPreview } from "@/lib/app-preview";
 import { revisionQuerySchema } from "../files/schemas";
@@ -22,3 +22,5 @@ export const GET = route<{ appId: string }>(async (request, { params }) => {
     duration_ms: Math.round(build.durationMs),
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseJsonBody, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseJsonBody, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { serializeApp } from "@/lib/api/serializers";
 import { publishApp, unpublishApp } from "@/lib/workspace";
@@ -19,3 +19,5 @@ export const DELETE = route<{ appId: string }>(async (_request, { params }) => {
   const { appId } = parseWith(appParamsSchema, params, "path");
   return Response.json({ app: serializeApp(await unpublishApp(await getDatabase(), { appId })) });
 });
+
+export const { GET, PUT, PATCH } = otherMethods(["POST", "DELETE"]);

@@ -1,6 +1,6 @@
 import { getDatabase } from "@/db/client";
 import { listRevisions } from "@/db/queries/revisions";
-import { parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { serializeRevision } from "@/lib/api/serializers";
 import { getApp } from "@/lib/workspace";
@@ -17,3 +17,5 @@ export const GET = route<{ appId: string }>(async (_request, { params }) => {
     revisions: revisions.map(serializeRevision),
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

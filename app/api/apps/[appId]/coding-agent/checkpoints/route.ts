@@ -1,6 +1,6 @@
 import { getDatabase } from "@/db/client";
 import { listCheckpointsWithRuns } from "@/db/queries/checkpoints";
-import { parseJsonBody, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseJsonBody, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { serializeCheckpoint } from "@/lib/api/serializers";
 import { createCheckpoint, getApp } from "@/lib/workspace";
@@ -27,3 +27,5 @@ export const POST = route<{ appId: string }>(async (request, { params }) => {
   });
   return Response.json({ checkpoint: serializeCheckpoint(checkpoint) }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);

@@ -1,7 +1,7 @@
 import { getDatabaseHandle } from "@/db/client";
 import { listRunsForApp } from "@/db/queries/runs";
 import { createRun } from "@/lib/agent";
-import { parseJsonBody, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseJsonBody, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { serializeRun } from "@/lib/api/serializers";
 import { getApp } from "@/lib/workspace";
@@ -30,3 +30,5 @@ export const POST = route<{ appId: string }>(async (request, { params }) => {
   });
   return Response.json({ run: serializeRun(run) }, { status: 201 });
 });
+
+export const { PUT, PATCH, DELETE } = otherMethods(["GET", "POST"]);

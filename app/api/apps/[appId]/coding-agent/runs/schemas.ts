@@ -24,7 +24,17 @@ export const createRunBodySchema = z
 
 export const runParamsSchema = z.object({ appId: uuidSchema, runId: uuidSchema });
 
-export const streamQuerySchema = z.object({ after: z.coerce.number().int().min(0).optional() });
+/** Event seqs are Postgres integers: anything beyond them is refused before it reaches a query. */
+const eventSeqSchema = z.coerce.number().int().min(0).max(2_147_483_647);
+
+export const streamQuerySchema = z.object({ after: eventSeqSchema.optional() });
+
+/** The SSE reconnect header: digits only, within the seq range. */
+export const lastEventIdSchema = z
+  .string()
+  .regex(/^\d+$/, "Last-Event-ID must be a whole number")
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(2_147_483_647));
 
 export const approvalParamsSchema = z.object({
   appId: uuidSchema,

@@ -1,5 +1,11 @@
 import { getDatabase } from "@/db/client";
-import { parseJsonBody, parseSearchParams, parseWith, route } from "@/lib/api/handler";
+import {
+  otherMethods,
+  parseJsonBody,
+  parseSearchParams,
+  parseWith,
+  route,
+} from "@/lib/api/handler";
 import { serializeRevision } from "@/lib/api/serializers";
 import { commitRevision, readFile } from "@/lib/workspace";
 import { revisionQuerySchema } from "../schemas";
@@ -50,3 +56,5 @@ export const DELETE = route<Params>(async (request, { params }) => {
   });
   return Response.json({ revision: serializeRevision(revision) });
 });
+
+export const { POST, PATCH } = otherMethods(["GET", "PUT", "DELETE"]);

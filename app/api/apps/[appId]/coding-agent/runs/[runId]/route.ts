@@ -1,6 +1,6 @@
 import { getDatabaseHandle } from "@/db/client";
 import { getRun } from "@/lib/agent";
-import { parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseWith, route } from "@/lib/api/handler";
 import { serializeRun } from "@/lib/api/serializers";
 import { runParamsSchema } from "../schemas";
 
@@ -12,3 +12,5 @@ export const GET = route<{ appId: string; runId: string }>(async (_request, { pa
     run: serializeRun(await getRun(await getDatabaseHandle(), { appId, runId })),
   });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseSearchParams, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseSearchParams, parseWith, route } from "@/lib/api/handler";
 import { diffRevisions } from "@/lib/workspace";
 import { diffQuerySchema, revisionParamsSchema } from "../schemas";
 
@@ -16,3 +16,5 @@ export const GET = route<{ appId: string; revisionId: string }>(async (request, 
     }),
   );
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseWith, route } from "@/lib/api/handler";
 import { serializeRevision } from "@/lib/api/serializers";
 import { restoreRevision } from "@/lib/workspace";
 import { revisionParamsSchema } from "../schemas";
@@ -11,3 +11,5 @@ export const POST = route<{ appId: string; revisionId: string }>(async (_request
   const revision = await restoreRevision(await getDatabase(), { appId, revisionId });
   return Response.json({ revision: serializeRevision(revision) }, { status: 201 });
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseWith, route } from "@/lib/api/handler";
 import { serializeCheckpoint, serializeRevision } from "@/lib/api/serializers";
 import { restoreCheckpoint } from "@/lib/workspace";
 import { checkpointParamsSchema } from "../../schemas";
@@ -17,3 +17,5 @@ export const POST = route<{ appId: string; checkpointId: string }>(async (_reque
     { status: 201 },
   );
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

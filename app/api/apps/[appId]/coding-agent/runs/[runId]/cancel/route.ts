@@ -1,6 +1,6 @@
 import { getDatabaseHandle } from "@/db/client";
 import { cancelRun } from "@/lib/agent";
-import { parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseWith, route } from "@/lib/api/handler";
 import { serializeRun } from "@/lib/api/serializers";
 import { runParamsSchema } from "../../schemas";
 
@@ -16,3 +16,5 @@ export const POST = route<{ appId: string; runId: string }>(async (_request, { p
     { status: active ? 202 : 200 },
   );
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

@@ -1,7 +1,7 @@
 import { getDatabaseHandle } from "@/db/client";
 import { openRunEventStream, sseHeaders } from "@/lib/agent";
-import { parseSearchParams, parseWith, route } from "@/lib/api/handler";
-import { runParamsSchema, streamQuerySchema } from "../../schemas";
+import { otherMethods, parseSearchParams, parseWith, route } from "@/lib/api/handler";
+import { lastEventIdSchema, runParamsSchema, streamQuerySchema } from "../../schemas";
 
 export const dynamic = "force-dynamic";
 
@@ -9,9 +9,11 @@ export const dynamic = "force-dynamic";
 export const GET = route<{ appId: string; runId: string }>(async (request, { params }) => {
   const { appId, runId } = parseWith(runParamsSchema, params, "path");
   const query = parseSearchParams(request, streamQuerySchema);
-  const lastEventId = Number.parseInt(request.headers.get("last-event-id") ?? "", 10);
+  const lastEventIdHeader = request.headers.get("last-event-id");
   const afterSeq =
-    Number.isFinite(lastEventId) && lastEventId >= 0 ? lastEventId : (query.after ?? 0);
+    lastEventIdHeader === null || lastEventIdHeader === ""
+      ? (query.after ?? 0)
+      : parseWith(lastEventIdSchema, lastEventIdHeader, "Last-Event-ID header");
   const stream = await openRunEventStream(await getDatabaseHandle(), {
     appId,
     runId,
@@ -20,3 +22,5 @@ export const GET = route<{ appId: string; runId: string }>(async (request, { par
   });
   return new Response(stream, { headers: sseHeaders });
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

@@ -1,6 +1,6 @@
 import { getDatabaseHandle } from "@/db/client";
 import { getRun } from "@/lib/agent";
-import { parseJsonBody, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseJsonBody, parseWith, route } from "@/lib/api/handler";
 import { PatchworkError } from "@/lib/errors";
 import { approvalBodySchema, approvalParamsSchema } from "../../../schemas";
 
@@ -20,3 +20,5 @@ export const POST = route<{ appId: string; runId: string; approvalId: string }>(
     });
   },
 );
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);
