@@ -25,7 +25,7 @@ async function installConnectionGuard(): Promise<void> {
     "connection-guard.mjs",
   );
   const guard = (await import(/*turbopackIgnore: true*/ pathToFileURL(guardPath).href)) as {
-    installConnectionGuard(options: { exitOnExposedListen: boolean }): void;
+    installConnectionGuard(options: { onExposedListen?: (message: string) => void }): void;
   };
-  guard.installConnectionGuard({ exitOnExposedListen: false });
+  guard.installConnectionGuard({});
 }

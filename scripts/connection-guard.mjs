@@ -37,7 +37,9 @@ export function refusalMessage(address) {
  *   are dropped), so the proxy can trust `X-Forwarded-*` only from configured proxies;
  * - a request that arrived on a non-loopback address without a token is refused outright, for
  *   servers that were listening before this was installed.
- * @param {{ exitOnExposedListen: boolean }} options
+ * @param {{ onExposedListen?: (message: string) => void }} options  called (and the server
+ *   closed) when it starts listening beyond loopback without a token; absent, nothing is checked
+ *   at listen time (the server was already listening when the guard was installed).
  */
 export function installConnectionGuard(options) {
   const holder = /** @type {Record<symbol, boolean>} */ (/** @type {unknown} */ (globalThis));
@@ -46,12 +48,13 @@ export function installConnectionGuard(options) {
   const tokenSet = () => Boolean(process.env.PATCHWORK_AUTH_TOKEN);
   const originalEmit = net.Server.prototype.emit;
   net.Server.prototype.emit = function guardedEmit(event, ...args) {
-    if (event === "listening" && options.exitOnExposedListen && !tokenSet()) {
+    if (event === "listening" && options.onExposedListen && !tokenSet()) {
       const bound = this.address();
       const address = typeof bound === "object" && bound ? bound.address : null;
       if (address !== null && !isLoopbackAddress(address)) {
-        console.error(refusalMessage(describeBound(bound)));
-        process.exit(1);
+        this.close();
+        options.onExposedListen(refusalMessage(describeBound(bound)));
+        return true;
       }
     }
     if (event === "request") {

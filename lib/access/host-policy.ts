@@ -79,12 +79,6 @@ export function normalizeAddress(address: string | undefined | null): string {
   return lower.startsWith("::ffff:") && lower.includes(".") ? lower.slice(7) : lower;
 }
 
-/** True for addresses only this machine can reach: 127/8, ::1, and their mapped forms. */
-export function isLoopbackAddress(address: string | undefined | null): boolean {
-  const normalized = normalizeAddress(address);
-  return normalized === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(normalized);
-}
-
 export interface RequestHost {
   /** The `host[:port]` the browser used. */
   host: string | null;
