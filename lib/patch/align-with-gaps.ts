@@ -1,6 +1,7 @@
 import type { LineIndex } from "./line-index";
 import { normalizeLine } from "./line-tolerance";
 import type { Hunk } from "./patch-model";
+import { spendSearchBudget } from "./search-budget";
 
 /**
  * The most context lines that may be missing from the file or extra in it. One covers a line a
@@ -100,6 +101,63 @@ function hasEnoughEvidence(shape: HunkShape, mapping: number[]): boolean {
   return matched >= 3 && substantial >= 2;
 }
 
+interface RequiredLine {
+  /** Its index among the hunk's old lines. */
+  oldIndex: number;
+  /** Where the file holds it. */
+  positions: readonly number[];
+}
+
+/**
+ * Of the lines every placement must match (removed lines, and the neighbours of a pure
+ * insertion), the one the file holds least often: a placement can only start near one of its
+ * positions, so a hunk of common context around a rare removed line is placed without walking
+ * every occurrence of the common line. Null when the hunk has no such line.
+ */
+function rarestRequiredLine(index: LineIndex, shape: HunkShape): RequiredLine | null {
+  let rarest: RequiredLine | null = null;
+  shape.lines.forEach((line, oldIndex) => {
+    if (!line.isDelete && !line.mustMatch) return;
+    const positions = index.positions("unicode-lookalike", line.key);
+    if (!rarest || positions.length < rarest.positions.length) rarest = { oldIndex, positions };
+  });
+  return rarest;
+}
+
+/**
+ * Ascending file lines at or after `from` where the old line `skipped` could match if the
+ * required line matches at one of its positions: at most {@link maximumGaps} lines either side of
+ * where it would sit. Lazy, so a search that stops early never walks every position.
+ */
+function* startsNear(
+  required: RequiredLine,
+  skipped: number,
+  keys: readonly string[],
+  firstKey: string,
+  from: number,
+): Generator<number> {
+  const distance = required.oldIndex - skipped;
+  const { positions } = required;
+  let low = 0;
+  let high = positions.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (positions[middle] - distance + maximumGaps < from) low = middle + 1;
+    else high = middle;
+  }
+  // Neighbouring positions' ranges overlap; anything at or below the last start was yielded.
+  let lastYielded = from - 1;
+  for (let candidate = low; candidate < positions.length; candidate += 1) {
+    for (let shift = -maximumGaps; shift <= maximumGaps; shift += 1) {
+      const start = positions[candidate] - distance + shift;
+      if (start <= lastYielded || start >= keys.length) continue;
+      lastYielded = start;
+      spendSearchBudget(1);
+      if (keys[start] === firstKey) yield start;
+    }
+  }
+}
+
 /**
  * The last tolerance: finds where a hunk fits if {@link maximumGaps} context line is
  * missing from the file or extra in it — what happens when a model drops or invents a context
@@ -133,6 +191,7 @@ export function findGappedPlacements(
 
   const search = (oldIndex: number, fileIndex: number, gaps: number, firstMatch: number): void => {
     if (found.size > limit) return;
+    spendSearchBudget(1);
     if (oldIndex === count) {
       if (firstMatch === -1 || !hasEnoughEvidence(shape, mapping)) return;
       let end = firstMatch;
@@ -159,11 +218,16 @@ export function findGappedPlacements(
     }
   };
 
+  const required = rarestRequiredLine(index, shape);
   for (let skipped = 0; skipped <= maximumGaps && skipped < count; skipped += 1) {
     const first = shape.lines[skipped];
     // The old lines before the first match are missing from the file: only plain context may be.
     if (shape.lines.slice(0, skipped).some((line) => line.isDelete || line.mustMatch)) break;
-    for (const position of index.positions("unicode-lookalike", first.key)) {
+    const starts = required
+      ? startsNear(required, skipped, keys, first.key, from)
+      : index.positions("unicode-lookalike", first.key);
+    for (const position of starts) {
+      spendSearchBudget(1);
       if (position < from) continue;
       if (position > lastStart) break;
       // The window starts with its first matching old line.

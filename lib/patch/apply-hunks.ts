@@ -5,6 +5,7 @@ import type { Hunk } from "./patch-model";
 import type { MatchTolerance } from "./patch-result";
 import { inferReindent, type Reindent } from "./reindent-lines";
 import { type LineEnding, splitText } from "./text-lines";
+import { grantSearchBudget, unitsPerLine } from "./search-budget";
 
 /** A hunk that could not be placed, with what the failure report needs. */
 export interface HunkFailure {
@@ -121,6 +122,7 @@ export function applyHunks(
 ): FileEditOutcome {
   const file = splitText(text);
   const index = new LineIndex(file.lines);
+  grantSearchBudget(unitsPerLine * file.lines.length);
   const lineCount = file.lines.length;
   const slots: { placement: HunkPlacement | null; failure: HunkFailure | null }[] = hunks.map(
     () => ({ placement: null, failure: null }),

@@ -126,6 +126,13 @@ describe("applyPatch: every error code, nothing changed", () => {
       "PATCH_DELETE_INCOMPLETE",
       /lists only 1 of its 2 lines/,
     ],
+    [
+      "hunks that would take too long to place",
+      `--- a/x.txt\n+++ b/x.txt\n${"@@ -1,7 +1,7 @@\n x\n x\n x\n-x\n+q\n x\n z\n w\n".repeat(1000)}`,
+      { "x.txt": "x\n".repeat(100_000) },
+      "PATCH_TOO_COMPLEX",
+      /more searching than allowed/,
+    ],
   ];
 
   it.each(cases)("refuses %s", (_, patch, entries, code, message) => {

@@ -5,6 +5,7 @@ import { buildPatchFailure, type FailureEntry, fileFailure } from "./patch-failu
 import type { FilePatch, ParsedPatch } from "./patch-model";
 import type { LooseMatch, PatchFailure, PatchFileSource, PatchResult } from "./patch-result";
 import { normalizeWorkspacePath } from "./path-policy";
+import { SearchBudgetExceeded, unitsPerLine, withSearchBudget } from "./search-budget";
 import { planVerification } from "./verification-plan";
 import { WorkspaceView } from "./workspace-view";
 
@@ -105,8 +106,22 @@ export function namedPaths(patch: ParsedPatch): string[] {
 export function applyPatch(input: ApplyPatchInput): PatchResult {
   const prepared = preparePatch(input.patch);
   if (!prepared.ok) return prepared;
-  const { patch } = prepared;
+  const patchLines = input.patch.split("\n").length;
+  try {
+    return withSearchBudget(unitsPerLine * patchLines, () => applyPrepared(input, prepared.patch));
+  } catch (error) {
+    if (!(error instanceof SearchBudgetExceeded)) throw error;
+    return buildPatchFailure([
+      fileFailure(
+        null,
+        "PATCH_TOO_COMPLEX",
+        "placing its hunks would take more searching than allowed: send fewer hunks, each with a few exact context lines copied from a fresh read_file_range, rather than many hunks of common lines",
+      ),
+    ]);
+  }
+}
 
+function applyPrepared(input: ApplyPatchInput, patch: ParsedPatch): PatchResult {
   const view = new WorkspaceView(input.files);
   const failures: FailureEntry[] = [];
   const log = new ChangeLog();

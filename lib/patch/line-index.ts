@@ -1,4 +1,5 @@
 import { type LineComparison, normalizeLine } from "./line-tolerance";
+import { spendSearchBudget } from "./search-budget";
 
 /**
  * A file's lines with, per comparison, their normalised keys and where each key occurs, built
@@ -70,7 +71,17 @@ export class LineIndex {
     }
     const keys = this.keys(comparison);
     const starts: number[] = [];
-    for (const position of rarestPositions) {
+    // Positions are ascending: skip those before `from` by bisection, not one by one.
+    let low = 0;
+    let high = rarestPositions.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (rarestPositions[middle] - rarest < from) low = middle + 1;
+      else high = middle;
+    }
+    for (let candidate = low; candidate < rarestPositions.length; candidate += 1) {
+      spendSearchBudget(1);
+      const position = rarestPositions[candidate];
       const start = position - rarest;
       if (start < from || start + count > keys.length) continue;
       let matches = true;

@@ -8,6 +8,7 @@ import {
 } from "./line-tolerance";
 import { type Hunk, oldSideLines } from "./patch-model";
 import type { MatchTolerance } from "./patch-result";
+import { spendSearchBudget } from "./search-budget";
 import { statedPlaceRivals } from "./stated-place-conflict";
 
 /** Where a hunk's old side sits in the file, and how strictly it matched. */
@@ -48,6 +49,7 @@ function findAnchor(index: LineIndex, anchor: string, from: number): number {
   const wanted = foldLookalikes(anchor).trim();
   if (wanted.length < 3) return -1;
   for (let position = from; position < index.length; position += 1) {
+    spendSearchBudget(1);
     if (foldLookalikes(index.lines[position]).includes(wanted)) return position;
   }
   return -1;
