@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  createHostPolicy,
-  isAllowedHost,
-  isOwnOrigin,
-  resolveRequestHost,
-} from "./host-policy";
+import { createHostPolicy, isAllowedHost, isOwnOrigin, resolveRequestHost } from "./host-policy";
 
 const headers = (values: Record<string, string>) => new Headers(values);
 

@@ -94,11 +94,19 @@ export function hunkFailure(
 /** The failure envelope: the first failure's code, one summary sentence, every detail and window. */
 export function buildPatchFailure(entries: readonly FailureEntry[]): PatchFailure {
   const details = entries.map((entry) => entry.detail);
+  // A patch of thousands of failing hunks would otherwise answer megabytes nobody can act on.
+  const reported = entries.slice(0, maximumReportedFailures);
   return {
     ok: false,
     code: details[0].code,
     summary: summarizeFailures(details),
-    failures: details,
-    refresh_windows: buildRefreshWindows(entries.flatMap((entry) => entry.windows)),
+    failures: reported.map((entry) => entry.detail),
+    ...(entries.length > reported.length
+      ? { omitted_failures: entries.length - reported.length }
+      : {}),
+    refresh_windows: buildRefreshWindows(reported.flatMap((entry) => entry.windows)),
   };
 }
+
+/** Failures listed in full; the summary still counts them all. */
+export const maximumReportedFailures = 20;

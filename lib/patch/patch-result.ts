@@ -84,7 +84,10 @@ export interface PatchFailure {
   code: PatchErrorCode;
   /** One sentence a model can act on. */
   summary: string;
+  /** The first failures in patch order (at most 20). */
   failures: PatchFailureDetail[];
+  /** How many more failures there were than `failures` lists. */
+  omitted_failures?: number;
   /** The current, numbered lines around where each failed hunk should go. */
   refresh_windows: RefreshWindow[];
 }

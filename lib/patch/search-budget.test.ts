@@ -44,3 +44,16 @@ describe("the search is bounded", () => {
     expect(result.updates.get("big.txt")).toContain("x\nhit\nx");
   });
 });
+
+describe("a patch of many failing hunks", () => {
+  it("lists the first 20 failures and counts the rest, so the answer stays small", () => {
+    const patch = pathologicalPatch(300, [" x", " x", " x", "-y", "+q", " x", " x", " x"]);
+    const result = applyPatch({ files: files(), patch });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.failures).toHaveLength(20);
+    expect(result.omitted_failures).toBe(280);
+    expect(result.summary).toMatch(/^300 problems/);
+    expect(JSON.stringify(result).length).toBeLessThan(64 * 1024);
+  });
+});

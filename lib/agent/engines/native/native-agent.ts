@@ -241,11 +241,17 @@ async function executeTool(
     };
   }
   let outcome: Awaited<ReturnType<AgentTool["execute"]>>;
+  // Aborted at the time limit or when the run stops, so a tool's own work (a patch on its worker
+  // thread) ends too instead of running on behind a settled promise.
+  const call = new AbortController();
+  const stopCall = () => call.abort(input.signal.reason);
+  input.signal.addEventListener("abort", stopCall, { once: true });
   try {
     outcome = await withTimeout(
-      agentTool.execute(validated.value, input.context),
+      agentTool.execute(validated.value, input.context, call.signal),
       input.toolTimeoutMs,
       input.signal,
+      call,
     );
   } catch (error) {
     const timedOut = error instanceof ToolTimeoutError;
@@ -264,6 +270,8 @@ async function executeTool(
       duration_ms: Math.round(performance.now() - started),
     });
     return { error: { code, message } };
+  } finally {
+    input.signal.removeEventListener("abort", stopCall);
   }
   const duration = Math.round(performance.now() - started);
   if (outcome.ok) {
@@ -301,6 +309,7 @@ async function withTimeout<Value>(
   promise: Promise<Value>,
   milliseconds: number,
   signal: AbortSignal,
+  call: AbortController,
 ): Promise<Value> {
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -308,7 +317,11 @@ async function withTimeout<Value>(
     return await Promise.race([
       promise,
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new ToolTimeoutError()), milliseconds);
+        timer = setTimeout(() => {
+          const timeout = new ToolTimeoutError();
+          call.abort(timeout);
+          reject(timeout);
+        }, milliseconds);
         onAbort = () => reject(signal.reason ?? new Error("aborted"));
         signal.addEventListener("abort", onAbort, { once: true });
       }),

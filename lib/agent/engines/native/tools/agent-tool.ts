@@ -44,7 +44,8 @@ export interface AgentTool<Schema extends z.ZodType = z.ZodType> {
   inputSchema: Schema;
   /** A human title for the tool row, e.g. "Edit src/App.tsx". */
   title(input: z.infer<Schema>): string;
-  execute(input: z.infer<Schema>, context: ToolContext): Promise<ToolOutcome>;
+  /** `signal` aborts at the tool's time limit or when the run stops; long work must heed it. */
+  execute(input: z.infer<Schema>, context: ToolContext, signal: AbortSignal): Promise<ToolOutcome>;
 }
 
 export function defineTool<Schema extends z.ZodType>(tool: AgentTool<Schema>): AgentTool<Schema> {

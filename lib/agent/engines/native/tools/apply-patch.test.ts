@@ -4,7 +4,10 @@ import { openDatabase } from "@/db/client";
 import { createApp } from "@/lib/workspace";
 import { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 import type { ToolContext } from "./agent-tool";
-import { applyPatchTool, patchedPaths } from "./apply-patch";
+import { applyPatchTool, applyPatchToOverlay, patchedPaths } from "./apply-patch";
+import { PatchStopped } from "@/lib/patch-worker/apply-patch-in-worker";
+
+const running = () => new AbortController().signal;
 
 const app = "export function App() {\n  return <h1>Old</h1>;\n}\n";
 const goodPatch =
@@ -44,7 +47,7 @@ describe("apply_patch over a run's overlay", () => {
 
   it("applies to the overlay only, and later reads see the edit", async () => {
     context = await freshContext();
-    const outcome = await applyPatchTool.execute({ patch: goodPatch }, context);
+    const outcome = await applyPatchTool.execute({ patch: goodPatch }, context, running());
     expect(outcome).toMatchObject({
       ok: true,
       details: { files: ["src/App.tsx"], additions: 1, deletions: 1 },
@@ -57,10 +60,10 @@ describe("apply_patch over a run's overlay", () => {
 
   it("counts failures per file, advises a re-read, and unlocks write_file after two", async () => {
     context = await freshContext();
-    const first = await applyPatchTool.execute({ patch: stalePatch }, context);
+    const first = await applyPatchTool.execute({ patch: stalePatch }, context, running());
     expect(first).toMatchObject({ ok: false, details: { patch_failure_count: 1 } });
     expect(context.writeFileUnlocked.size).toBe(0);
-    const second = await applyPatchTool.execute({ patch: stalePatch }, context);
+    const second = await applyPatchTool.execute({ patch: stalePatch }, context, running());
     expect(second).toMatchObject({
       ok: false,
       details: { patch_failure_count: 2, recommended_refresh: ["src/App.tsx"] },
@@ -75,8 +78,34 @@ describe("apply_patch over a run's overlay", () => {
     const outcome = await applyPatchTool.execute(
       { patch: "--- a/logo.bin\n+++ b/logo.bin\n@@ -1 +1 @@\n-x\n+y\n" },
       context,
+      running(),
     );
     expect(outcome).toMatchObject({ ok: false, code: "PATCH_FILE_NOT_TEXT" });
+  });
+
+  it("stops a long patch at once when its signal aborts, and the next patch still works", async () => {
+    const created = await createApp(handle.db, {
+      name: "big",
+      files: { "big.txt": "x\n".repeat(100_000) },
+    });
+    const overlay = await WorkspaceOverlay.open(handle.db, {
+      appId: created.id,
+      revisionId: created.draftRevisionId!,
+    });
+    const hunks = Array.from({ length: 11_000 }, (_, index) => {
+      const start = (((index + 1) * 7919) % 100_000) + 1;
+      return `@@ -${start},7 +${start},7 @@\n x\n x\n x\n-y\n+q\n x\n x\n x\n`;
+    });
+    const patch = `--- a/big.txt\n+++ b/big.txt\n${hunks.join("")}`;
+    // Warm the thread pool, so what is measured below is the stop, not the first bundle.
+    await applyPatchToOverlay(overlay, goodPatch, running());
+    const controller = new AbortController();
+    const pending = applyPatchToOverlay(overlay, patch, controller.signal);
+    setTimeout(() => controller.abort(new Error("stopped by the person")), 20);
+    // Rejected, not resolved: the thread was terminated before the engine answered.
+    await expect(pending).rejects.toBeInstanceOf(PatchStopped);
+    const finished = await applyPatchToOverlay(overlay, patch, running());
+    expect(finished).toMatchObject({ ok: false, code: "PATCH_CONTEXT_NOT_FOUND" });
   });
 
   it("names the files of both patch formats for titles and preloading", () => {

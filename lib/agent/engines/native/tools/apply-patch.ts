@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { applyPatch, type PatchFileSource, type PatchResult } from "@/lib/patch";
+import type { PatchResult } from "@/lib/patch";
+import { applyPatchInWorker } from "@/lib/patch-worker/apply-patch-in-worker";
 import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 import { defineTool, type ToolContext, type ToolOutcome } from "./agent-tool";
 
@@ -26,8 +27,8 @@ export const applyPatchTool = defineTool({
       ? `Edit ${paths[0]}`
       : `Edit ${paths[0]} and ${paths.length - 1} more`;
   },
-  async execute(input, context) {
-    const result = await applyPatchToOverlay(context.overlay, input.patch);
+  async execute(input, context, signal) {
+    const result = await applyPatchToOverlay(context.overlay, input.patch, signal);
     if (!result.ok) return patchFailure(result, context);
     for (const [path, content] of result.updates) {
       if (content === null) context.overlay.delete(path);
@@ -55,33 +56,25 @@ export const applyPatchTool = defineTool({
 });
 
 /**
- * Runs the pure engine over the overlay. The engine reads synchronously, so the files the patch
- * names are loaded first; if it asked for one we had not loaded, load it and run once more. A file
- * still unreadable after loading is binary, which the engine refuses as PATCH_FILE_NOT_TEXT.
+ * Runs the pure engine over the overlay on a worker thread (see applyPatchInWorker): the files
+ * the patch names are loaded first, and the thread is terminated when `signal` aborts.
  */
-export async function applyPatchToOverlay(
+export function applyPatchToOverlay(
   overlay: WorkspaceOverlay,
   patch: string,
+  signal: AbortSignal,
 ): Promise<PatchResult> {
-  await overlay.preload(patchedPaths(patch).filter((path) => overlay.has(path)));
-  const run = () => {
-    const unloaded = new Set<string>();
-    const source: PatchFileSource = {
-      get(path) {
-        const text = overlay.peekText(path);
-        if (text === undefined && overlay.has(path) && !overlay.isLoaded(path)) unloaded.add(path);
-        return text;
-      },
-      has: (path) => overlay.has(path),
-      keys: () => overlay.paths(),
-      isDirectory: (path) => overlay.isDirectory(path),
-    };
-    return { result: applyPatch({ files: source, patch }), unloaded };
+  const workspace = {
+    paths: () => overlay.paths(),
+    loaded: (paths: readonly string[]) =>
+      new Map(
+        paths
+          .filter((path) => overlay.isLoaded(path))
+          .map((path) => [path, overlay.peekText(path) ?? null] as const),
+      ),
+    load: (paths: readonly string[]) => overlay.preload(paths.filter((path) => overlay.has(path))),
   };
-  const first = run();
-  if (first.unloaded.size === 0) return first.result;
-  await overlay.preload([...first.unloaded]);
-  return run().result;
+  return applyPatchInWorker(workspace, patch, patchedPaths(patch), signal);
 }
 
 function patchFailure(
@@ -134,7 +127,12 @@ function patchFailure(
 /** Paths a patch names, from either format's headers (for titles and preloading). */
 export function patchedPaths(patch: string): string[] {
   const paths = new Set<string>();
-  for (const line of patch.split(/\r?\n/)) {
+  // Only header lines can name a path: find them with one scan instead of testing every line.
+  const headers = patch.matchAll(
+    /^(?:\s*\*\*\* (?:Update File|Add File|Delete File|Move to):|\+\+\+ |--- |diff --git ).*$/gm,
+  );
+  for (const [header] of headers) {
+    const line = header.replace(/\r$/, "");
     const beginPatch = line.match(/^\s*\*\*\* (?:Update|Add|Delete) File:\s*(.+?)\s*$/);
     const moveTo = line.match(/^\s*\*\*\* Move to:\s*(.+?)\s*$/);
     const unified = line.match(/^(?:\+\+\+|---) (?:[ab]\/)?(.+?)(?:\t.*)?\s*$/);
