@@ -13,6 +13,7 @@ import { type Engine, gnuPatchEngine, jsdiffEngine, judge, patchworkEngine } fro
 import { makeEdit } from "./patch/make-edit";
 import { buildVariant, type Category, categories, type Variant } from "./patch/perturbations";
 import { Random } from "./patch/random";
+import { measurePathological } from "./patch/pathological";
 import { measureThroughput } from "./patch/throughput";
 import { printTable } from "./table";
 
@@ -118,6 +119,19 @@ export async function runPatchBench(options: PatchBenchOptions = {}): Promise<Pa
           output: "-",
         },
       ],
+    );
+
+    const pathological = measurePathological(scratch);
+    printTable(
+      "Pathological: hunks that match nowhere on a 100,000-line file (one run each, ms)",
+      pathological.map((row) => ({
+        case: row.case,
+        "patchwork ms": row.patchworkMs.toFixed(0),
+        patchwork: row.patchworkCode,
+        "GNU patch ms": row.gnuPatchMs.toFixed(0),
+        "GNU patch": row.gnuPatchOutcome,
+        "patchwork / GNU patch": `${(row.patchworkMs / row.gnuPatchMs).toFixed(2)}x`,
+      })),
     );
 
     const ours = patchworkEngine.name;
