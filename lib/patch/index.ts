@@ -17,4 +17,4 @@ export type {
   VerificationCheck,
   VerificationPlan,
 } from "./patch-result";
-export { normalizeWorkspacePath, type PathCheck } from "./path-policy";
+export { maximumPathLength, normalizeWorkspacePath, type PathCheck } from "./path-policy";

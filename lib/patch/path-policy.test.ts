@@ -12,6 +12,9 @@ describe("normalizeWorkspacePath", () => {
     [".github/workflows/ci.yml", ".github/workflows/ci.yml"],
     ["a/.gitignore", "a/.gitignore"],
     ["with space/file name.ts", "with space/file name.ts"],
+    // NFD ("e" + combining acute) and NFC name one file: the NFC form.
+    ["cafe\u0301.md", "caf\u00e9.md"],
+    [`${"n".repeat(251)}.txt`, `${"n".repeat(251)}.txt`],
   ])("accepts %j as %j", (path, normalised) => {
     expect(normalizeWorkspacePath(path)).toEqual({ ok: true, path: normalised });
   });
@@ -64,7 +67,15 @@ describe("normalizeWorkspacePath", () => {
     "src/con.ts",
     "trailing.",
     "x".repeat(5000),
+    "x".repeat(513),
     `${"y".repeat(300)}/z`,
+    // 86 three-byte characters: 258 bytes, more than NAME_MAX, in fewer than 255 characters.
+    `${"日".repeat(86)}.ts`,
+    " leading-space.ts",
+    "src/ leading.ts",
+    "\uff0e\uff0e\uff0f\uff0e\uff0e\uff0fetc",
+    ".git/config",
+    "a/\u202etxt.exe",
   ];
 
   it(`refuses all ${hostilePaths.length} hostile paths`, () => {

@@ -1,8 +1,11 @@
 /** The result of checking a path a patch names. */
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
-const maximumPathLength = 4096;
-const maximumSegmentLength = 255;
+/** The store keeps paths up to this many characters; one policy means the engine does too. */
+export const maximumPathLength = 512;
+/** NAME_MAX: a segment longer than this many UTF-8 bytes cannot be written on common systems. */
+const maximumSegmentBytes = 255;
+const utf8 = new TextEncoder();
 /** C0 and C1 controls and DEL. */
 function hasControlCharacter(path: string): boolean {
   for (let index = 0; index < path.length; index += 1) {
@@ -21,18 +24,20 @@ const windowsDeviceNames = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
 function checkSegment(segment: string): string | null {
   if (segment === "..") return "it climbs out with '..'";
   if (/^[. ]+$/.test(segment)) return `the segment "${segment}" is only dots and spaces`;
+  if (/^\s/.test(segment)) return `the segment "${segment}" starts with a space`;
   if (/[. ]$/.test(segment))
     return `the segment "${segment}" ends with a dot or space, which some systems strip`;
   if (segment.toLowerCase() === ".git" || /^git~\d+$/i.test(segment))
     return "it points into the .git directory";
   if (windowsDeviceNames.test(segment)) return `"${segment}" is a reserved device name`;
-  if (segment.length > maximumSegmentLength) return "a segment is longer than 255 characters";
+  if (utf8.encode(segment).length > maximumSegmentBytes)
+    return `a segment is longer than ${maximumSegmentBytes} bytes (the file system's limit)`;
   return null;
 }
 
 function checkRaw(path: string): string | null {
   if (path.length === 0) return "it is empty";
-  if (path.length > maximumPathLength) return "it is longer than 4096 characters";
+  if (path.length > maximumPathLength) return `it is longer than ${maximumPathLength} characters`;
   if (path.includes("\u0000")) return "it contains a NUL character";
   if (hasControlCharacter(path)) return "it contains a control character";
   if (invisibleCharacters.test(path))
@@ -48,13 +53,17 @@ function checkRaw(path: string): string | null {
 }
 
 /**
- * Checks a path a patch names and returns it normalised ("./src//a.ts" → "src/a.ts"), or why it
- * is refused: anything absolute, climbing with "..", holding NUL, control, invisible or
- * look-alike characters, backslashes, ':' or '~', naming the root, a directory ("x/"), or
+ * The one path policy of Patchwork: the files API, the store, the patch engine and the agent's
+ * tools all check paths here. Returns the path normalised ("./src//a.ts" → "src/a.ts", and to
+ * Unicode NFC, so "café" typed either way names one file), or why it is refused: anything
+ * absolute, climbing with "..", holding NUL, control, invisible or look-alike characters,
+ * backslashes, ':' or '~', segments starting with a space or ending with a dot or space, longer
+ * than 512 characters or a segment over 255 bytes, naming the root, a directory ("x/"), or
  * pointing into .git (where a hook would run code). The NFKC form must pass too, so full-width
  * dots and slashes cannot sneak a climb past a system that folds them.
  */
-export function normalizeWorkspacePath(path: string): PathCheck {
+export function normalizeWorkspacePath(rawPath: string): PathCheck {
+  const path = rawPath.normalize("NFC");
   for (const form of [path, path.normalize("NFKC")]) {
     const problem = checkRaw(form);
     if (problem) return { ok: false, reason: problem };

@@ -65,4 +65,23 @@ describe("writeUpdates", () => {
     );
     expect(fs.readFileSync(path.join(outside, "target.txt"), "utf8")).toBe("t\n");
   });
+
+  it("leaves nothing behind when a later write fails: no file, no temp file, no new folder", () => {
+    const root = folder({ "keep.txt": "kept\n" });
+    // 300 bytes: no file system takes such a name, so this write fails after the first.
+    const updates = new Map([
+      ["newdir/deep/x.txt", "x\n"],
+      [`other/${"n".repeat(300)}.txt`, "y\n"],
+    ]);
+    expect(() => writeUpdates(root, updates)).toThrow(/ENAMETOOLONG|name too long/i);
+    expect(tree(root)).toEqual(["keep.txt"]);
+  });
+
+  it("writes names right at NAME_MAX: the temporary file's name does not grow with the target's", () => {
+    const root = folder({ "keep.txt": "kept\n" });
+    const longName = `${"n".repeat(251)}.txt`;
+    writeUpdates(root, new Map([[`newdir/deep/${longName}`, "long\n"]]));
+    expect(fs.readFileSync(path.join(root, "newdir", "deep", longName), "utf8")).toBe("long\n");
+    expect(tree(root)).toEqual(["keep.txt", "newdir", "newdir/deep", `newdir/deep/${longName}`]);
+  });
 });

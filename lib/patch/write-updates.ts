@@ -62,7 +62,8 @@ export function writeUpdates(root: string, updates: ReadonlyMap<string, string |
   const originals = new Map<string, Original | null>();
   const staged = new Map<string, string>();
   const createdDirectories: string[] = [];
-  const suffix = `.patchwork-${process.pid}-${randomBytes(4).toString("hex")}.tmp`;
+  // Short and independent of the target's name, so a name near NAME_MAX still gets a temp file.
+  const temporaryName = `.patchwork-${randomBytes(6).toString("hex")}.tmp`;
   const committed: string[] = [];
   try {
     for (const [relative, text] of updates) {
@@ -71,7 +72,7 @@ export function writeUpdates(root: string, updates: ReadonlyMap<string, string |
       originals.set(relative, original);
       if (text === null) continue;
       createdDirectories.push(...createParents(root, relative));
-      const temporary = `${absolute}${suffix}`;
+      const temporary = path.join(path.dirname(absolute), `${temporaryName}-${staged.size}`);
       fs.writeFileSync(temporary, text, {
         encoding: "utf8",
         flag: "wx",
@@ -94,8 +95,14 @@ export function writeUpdates(root: string, updates: ReadonlyMap<string, string |
       else fs.rmSync(absolute, { force: true });
     }
     for (const temporary of staged.values()) fs.rmSync(temporary, { force: true });
-    for (const directory of createdDirectories.reverse())
-      fs.rmSync(directory, { recursive: false, force: true });
+    // Innermost first; rmdir (not rm) because rm refuses directories unless recursive.
+    for (const directory of createdDirectories.reverse()) {
+      try {
+        fs.rmdirSync(directory);
+      } catch {
+        // Not empty (another writer) or already gone: leave it.
+      }
+    }
     throw error;
   }
   for (const [relative, text] of updates) if (text === null) removeEmptyParents(root, relative);

@@ -7,31 +7,48 @@ export const workspaceLimits = {
   maxAppFiles: 5000,
 } as const;
 
-export function assertFileSize(path: string, size: number): void {
-  if (size > workspaceLimits.maxFileBytes) {
-    throw new PatchworkError(
-      "PAYLOAD_TOO_LARGE",
-      `${path} is ${formatBytes(size)}; files are limited to ${formatBytes(workspaceLimits.maxFileBytes)}.`,
-      { details: { path, size, limit: workspaceLimits.maxFileBytes } },
-    );
+/** A limit a change would break: what to tell the person or the model, and the figures. */
+export interface LimitProblem {
+  message: string;
+  details: Record<string, unknown>;
+}
+
+/** Why a file of `size` bytes is too large, or null. */
+export function fileSizeProblem(path: string, size: number): LimitProblem | null {
+  if (size <= workspaceLimits.maxFileBytes) return null;
+  return {
+    message: `${path} is ${formatBytes(size)}; files are limited to ${formatBytes(workspaceLimits.maxFileBytes)}.`,
+    details: { path, size, limit: workspaceLimits.maxFileBytes },
+  };
+}
+
+/** Why an app of these totals is too large, or null. */
+export function appTotalsProblem(totals: { files: number; size: number }): LimitProblem | null {
+  if (totals.files > workspaceLimits.maxAppFiles) {
+    return {
+      message: `An app can hold at most ${workspaceLimits.maxAppFiles} files; this change would make ${totals.files}.`,
+      details: { files: totals.files, limit: workspaceLimits.maxAppFiles },
+    };
   }
+  if (totals.size > workspaceLimits.maxAppBytes) {
+    return {
+      message: `An app can hold at most ${formatBytes(workspaceLimits.maxAppBytes)}; this change would make ${formatBytes(totals.size)}.`,
+      details: { size: totals.size, limit: workspaceLimits.maxAppBytes },
+    };
+  }
+  return null;
+}
+
+export function assertFileSize(path: string, size: number): void {
+  const problem = fileSizeProblem(path, size);
+  if (problem)
+    throw new PatchworkError("PAYLOAD_TOO_LARGE", problem.message, { details: problem.details });
 }
 
 export function assertAppTotals(totals: { files: number; size: number }): void {
-  if (totals.files > workspaceLimits.maxAppFiles) {
-    throw new PatchworkError(
-      "PAYLOAD_TOO_LARGE",
-      `An app can hold at most ${workspaceLimits.maxAppFiles} files; this change would make ${totals.files}.`,
-      { details: { files: totals.files, limit: workspaceLimits.maxAppFiles } },
-    );
-  }
-  if (totals.size > workspaceLimits.maxAppBytes) {
-    throw new PatchworkError(
-      "PAYLOAD_TOO_LARGE",
-      `An app can hold at most ${formatBytes(workspaceLimits.maxAppBytes)}; this change would make ${formatBytes(totals.size)}.`,
-      { details: { size: totals.size, limit: workspaceLimits.maxAppBytes } },
-    );
-  }
+  const problem = appTotalsProblem(totals);
+  if (problem)
+    throw new PatchworkError("PAYLOAD_TOO_LARGE", problem.message, { details: problem.details });
 }
 
 export function formatBytes(bytes: number): string {

@@ -1,42 +1,29 @@
 import { PatchworkError } from "@/lib/errors";
+import { maximumPathLength, normalizeWorkspacePath as checkWorkspacePath } from "@/lib/patch";
 
-export const maxPathLength = 512;
-const maxSegmentLength = 255;
-// Control characters (NUL included) have no business in a file name and confuse tools downstream.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const forbiddenCharacters = /[\u0000-\u001f\u007f\\]/;
+export const maxPathLength = maximumPathLength;
 
 /**
- * Returns the canonical form of a workspace path, or throws VALIDATION_FAILED. Canonical paths are
- * relative, use "/" and have no empty, "." or ".." segments, so they can never leave the workspace.
+ * Returns the canonical form of a workspace path, or throws VALIDATION_FAILED. The rules are the
+ * patch engine's (lib/patch/path-policy.ts), so the files API, the store and the agent accept
+ * exactly the same paths: a file a person can save, the agent can patch, and the reverse.
  */
 export function normalizeWorkspacePath(raw: string): string {
-  const reason = workspacePathProblem(raw);
-  if (reason) {
+  const checked = typeof raw === "string" ? checkWorkspacePath(raw) : null;
+  if (!checked?.ok) {
+    const reason = checked?.reason ?? "it is not text";
     throw new PatchworkError("VALIDATION_FAILED", `Invalid path "${truncate(raw)}": ${reason}.`, {
       details: { path: truncate(raw), reason },
     });
   }
-  return raw.replace(/^\.\//, "");
+  return checked.path;
 }
 
 /** Explains why a path is not acceptable, or returns null when it is. */
 export function workspacePathProblem(raw: string): string | null {
-  if (typeof raw !== "string" || raw.length === 0) return "the path is empty";
-  if (raw.length > maxPathLength) return `paths are limited to ${maxPathLength} characters`;
-  if (forbiddenCharacters.test(raw)) return "control characters and backslashes are not allowed";
-  const path = raw.replace(/^\.\//, "");
-  if (path.startsWith("/")) return "absolute paths are not allowed";
-  if (/^[a-zA-Z]:/.test(path)) return "drive letters are not allowed";
-  const segments = path.split("/");
-  for (const segment of segments) {
-    if (segment === "") return "empty path segments are not allowed";
-    if (segment === "." || segment === "..") return "'.' and '..' segments are not allowed";
-    if (segment.length > maxSegmentLength)
-      return `path segments are limited to ${maxSegmentLength} characters`;
-    if (segment !== segment.trim()) return "segments cannot start or end with spaces";
-  }
-  return null;
+  if (typeof raw !== "string") return "it is not text";
+  const checked = checkWorkspacePath(raw);
+  return checked.ok ? null : checked.reason;
 }
 
 function truncate(value: unknown): string {

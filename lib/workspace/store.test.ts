@@ -310,8 +310,15 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
       "a\u0000b",
       "C:/x",
       "",
-      "a//b",
       "./",
+      // What the probe saved through PUT but the agent could never patch.
+      ".git/config",
+      "src/.git/hooks/pre-commit",
+      "evil\u202etxt.ts",
+      "\uff0e\uff0e\uff0fx",
+      " leading-space.ts",
+      `${"x".repeat(513)}`,
+      `${"日".repeat(86)}.ts`,
     ]) {
       await expectCode(
         commitRevision(handle.db, {
@@ -323,6 +330,26 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
         "VALIDATION_FAILED",
       );
     }
+  });
+
+  it("stores a path in one canonical form: NFC, no empty or '.' segments", async () => {
+    const app = await createApp(handle.db, { name: "canonical", files });
+    const first = await commitRevision(handle.db, {
+      appId: app.id,
+      baseRevisionId: app.draftRevisionId,
+      changes: [{ type: "write", path: "./notes//cafe\u0301.md", content: "one" }],
+      source: "manual",
+    });
+    const second = await commitRevision(handle.db, {
+      appId: app.id,
+      baseRevisionId: first.revision.id,
+      changes: [{ type: "write", path: "notes/caf\u00e9.md", content: "two" }],
+      source: "manual",
+    });
+    const listing = await listFiles(handle.db, { appId: app.id, revisionId: second.revision.id });
+    expect(
+      listing.files.filter((entry) => entry.path.startsWith("notes/")).map((entry) => entry.path),
+    ).toEqual(["notes/caf\u00e9.md"]);
   });
 
   it("refuses deleting a missing file and writing a file over a directory", async () => {

@@ -2,6 +2,7 @@ import "server-only";
 import type { Executor } from "@/db/client";
 import type { FileChange } from "@/lib/workspace";
 import { decodeText, loadBlobs, loadManifest, resolveRevision } from "@/lib/workspace";
+import { appTotalsProblem, fileSizeProblem, type LimitProblem } from "@/lib/workspace/limits";
 import type { Manifest } from "@/lib/workspace/tree-store";
 
 /**
@@ -102,6 +103,30 @@ export class WorkspaceOverlay {
 
   delete(path: string): void {
     this.edits.set(path, null);
+  }
+
+  /**
+   * Why writing `updates` (path → new text, null to delete) would break an app limit, or null.
+   * Tools check before they write, so the model hears of a limit while it can still react, and
+   * the run's other edits land instead of the whole run failing at commit.
+   */
+  limitProblem(updates: ReadonlyMap<string, string | null>): LimitProblem | null {
+    let files = 0;
+    let size = 0;
+    for (const path of this.paths()) {
+      if (updates.has(path)) continue;
+      files += 1;
+      size += this.sizeOf(path) ?? 0;
+    }
+    for (const [path, content] of updates) {
+      if (content === null) continue;
+      const bytes = Buffer.byteLength(content);
+      const tooLarge = fileSizeProblem(path, bytes);
+      if (tooLarge) return tooLarge;
+      files += 1;
+      size += bytes;
+    }
+    return appTotalsProblem({ files, size });
   }
 
   /** The run's net changes against the base; edits that restored the original text drop out. */

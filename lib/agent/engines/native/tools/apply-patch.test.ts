@@ -108,6 +108,30 @@ describe("apply_patch over a run's overlay", () => {
     expect(finished).toMatchObject({ ok: false, code: "PATCH_CONTEXT_NOT_FOUND" });
   });
 
+  it("refuses a patch that would break an app limit before writing, so other edits still land", async () => {
+    context = await freshContext();
+    const huge = `*** Begin Patch\n*** Add File: data.json\n${"+0123456789abcdef\n".repeat(70_000)}*** End Patch\n`;
+    const outcome = await applyPatchTool.execute({ patch: huge }, context, running());
+    expect(outcome).toMatchObject({ ok: false, code: "PAYLOAD_TOO_LARGE" });
+    expect(outcome.ok ? "" : outcome.message).toContain("files are limited to 1.0 MiB");
+    expect(await context.overlay.changes()).toEqual([]);
+    const next = await applyPatchTool.execute({ patch: goodPatch }, context, running());
+    expect(next.ok).toBe(true);
+  });
+
+  it("refuses paths the store would refuse, before anything is written", async () => {
+    context = await freshContext();
+    for (const path of ["src/ leading.ts", `${"d".repeat(300)}.ts`, ".git/config", "x\u202e.ts"]) {
+      const outcome = await applyPatchTool.execute(
+        { patch: `*** Begin Patch\n*** Add File: ${path}\n+x\n*** End Patch\n` },
+        context,
+        running(),
+      );
+      expect(outcome, path).toMatchObject({ ok: false, code: "PATCH_PATH_POLICY_VIOLATION" });
+    }
+    expect(await context.overlay.changes()).toEqual([]);
+  });
+
   it("names the files of both patch formats for titles and preloading", () => {
     expect(patchedPaths(goodPatch)).toEqual(["src/App.tsx"]);
     expect(

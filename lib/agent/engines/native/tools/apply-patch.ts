@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { PatchResult } from "@/lib/patch";
+import type { LimitProblem } from "@/lib/workspace/limits";
 import { applyPatchInWorker } from "@/lib/patch-worker/apply-patch-in-worker";
 import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 import { defineTool, type ToolContext, type ToolOutcome } from "./agent-tool";
@@ -30,6 +31,8 @@ export const applyPatchTool = defineTool({
   async execute(input, context, signal) {
     const result = await applyPatchToOverlay(context.overlay, input.patch, signal);
     if (!result.ok) return patchFailure(result, context);
+    const limit = context.overlay.limitProblem(result.updates);
+    if (limit) return limitFailure(limit);
     for (const [path, content] of result.updates) {
       if (content === null) context.overlay.delete(path);
       else context.overlay.write(path, content);
@@ -75,6 +78,21 @@ export function applyPatchToOverlay(
     load: (paths: readonly string[]) => overlay.preload(paths.filter((path) => overlay.has(path))),
   };
   return applyPatchInWorker(workspace, patch, patchedPaths(patch), signal);
+}
+
+/** A patch that applies but would make the app too large: nothing is written, the model is told. */
+export function limitFailure(limit: LimitProblem): ToolOutcome {
+  return {
+    ok: false,
+    code: "PAYLOAD_TOO_LARGE",
+    message: limit.message,
+    details: limit.details,
+    output: {
+      ok: false,
+      code: "PAYLOAD_TOO_LARGE",
+      summary: `${limit.message} Nothing was changed.`,
+    },
+  };
 }
 
 function patchFailure(

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { limitFailure } from "./apply-patch";
 import { defineTool } from "./agent-tool";
 import { workspacePathSchema } from "./read-file-range";
 
@@ -23,6 +24,8 @@ export const writeFileTool = defineTool({
         output: { error: { code: "TOOL_NOT_ALLOWED", message } },
       };
     }
+    const limit = context.overlay.limitProblem(new Map([[input.path, input.content]]));
+    if (limit) return limitFailure(limit);
     const before = await context.overlay.readText(input.path);
     context.overlay.write(input.path, input.content);
     context.patchFailures.delete(input.path);
