@@ -1,3 +1,4 @@
+import { lazyPlaceholderProblem } from "./elision-marker";
 import { LineIndex } from "./line-index";
 import { ignoresIndentation } from "./line-tolerance";
 import { type HunkPlacement, type LocateOutcome, locateHunk } from "./locate-hunk";
@@ -11,7 +12,7 @@ import { grantSearchBudget, unitsPerLine } from "./search-budget";
 export interface HunkFailure {
   /** 0-based index of the hunk in its file section. */
   hunkIndex: number;
-  code: "PATCH_CONTEXT_NOT_FOUND" | "PATCH_AMBIGUOUS_MATCH";
+  code: "PATCH_CONTEXT_NOT_FOUND" | "PATCH_AMBIGUOUS_MATCH" | "PATCH_LAZY_PLACEHOLDER";
   message: string;
   candidates: number[];
   searchFrom: number;
@@ -146,7 +147,21 @@ export function applyHunks(
   let cursor = 0;
   let offset = 0;
   const pending: number[] = [];
+  // A hunk that swaps code for a "... existing code ..." placeholder is refused unplaced.
   hunks.forEach((hunk, hunkIndex) => {
+    const lazy = lazyPlaceholderProblem(hunk);
+    if (lazy) {
+      slots[hunkIndex].failure = {
+        hunkIndex,
+        code: "PATCH_LAZY_PLACEHOLDER",
+        message: lazy,
+        candidates: [],
+        searchFrom: 0,
+      };
+    }
+  });
+  hunks.forEach((hunk, hunkIndex) => {
+    if (slots[hunkIndex].failure) return;
     const measured = { lines: offset, agreed: true };
     const outcome = locateHunk(index, hunk, { from: cursor, until: lineCount }, measured);
     if (outcome.ok) {

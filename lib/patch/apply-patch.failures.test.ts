@@ -127,6 +127,13 @@ describe("applyPatch: every error code, nothing changed", () => {
       /lists only 1 of its 2 lines/,
     ],
     [
+      "a hunk that swaps code for a placeholder",
+      "--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,2 @@\n x();\n-y();\n+// ... existing code ...\n z();\n",
+      { "a.ts": "x();\ny();\nz();\n" },
+      "PATCH_LAZY_PLACEHOLDER",
+      /removes 1 line \("y\(\);"\)/,
+    ],
+    [
       "hunks that would take too long to place",
       `--- a/x.txt\n+++ b/x.txt\n${"@@ -1,7 +1,7 @@\n x\n x\n x\n-x\n+q\n x\n z\n w\n".repeat(1000)}`,
       { "x.txt": "x\n".repeat(100_000) },

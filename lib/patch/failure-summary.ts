@@ -17,6 +17,8 @@ const actions: Record<PatchErrorCode, string> = {
   PATCH_AMBIGUOUS_MATCH:
     "include unchanged lines around the change that only the intended place has",
   PATCH_DELETE_INCOMPLETE: "re-read the file, or delete it without listing its lines",
+  PATCH_LAZY_PLACEHOLDER:
+    "resend the hunk with every line you keep written out as a context line, never a '... existing code ...' placeholder",
   PATCH_TOO_COMPLEX:
     "re-read the file and send fewer hunks, each with a few exact, distinctive context lines",
   PATCH_WRITE_FAILED: "check the folder's permissions and free space, then run the patch again",

@@ -3,6 +3,7 @@
  * workspace, atomically and never in the wrong place. Pure — the CLI (`cli.ts`) adds the disk.
  */
 export { type ApplyPatchInput, applyPatch } from "./apply-patch";
+export { isElisionMarker, lazyRewriteProblem } from "./elision-marker";
 export { type PatchErrorCode, patchErrorDescriptions } from "./error-codes";
 export type {
   LooseMatch,

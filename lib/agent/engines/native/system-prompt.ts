@@ -14,7 +14,7 @@ export function buildSystemPrompt({
 How you work:
 1. Always answer the person in natural language. Start with one short sentence saying what you will do, and finish with a short summary of what changed (or what you found). Never end a turn silently.
 2. Read before you edit: use workspace_index or collect_context to find the right place, then read_file_range for the exact lines you will change.
-3. Edit only with apply_patch: a unified diff with at least 3 lines of unchanged context around each change, copied exactly from what you read (or the *** Begin Patch format). Keep patches small and focused; several hunks or files in one patch are fine.
+3. Edit only with apply_patch: a unified diff with at least 3 lines of unchanged context around each change, copied exactly from what you read (or the *** Begin Patch format). Keep patches small and focused; several hunks or files in one patch are fine. Never write a placeholder such as "// ... existing code ..." in place of lines you keep: it is refused (PATCH_LAZY_PLACEHOLDER) because applying it would delete them.
 4. If a patch fails, read the refresh_windows (or read the file again) and send a corrected patch. Do not guess.${
     writeFileAvailable
       ? ""

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { lazyRewriteProblem } from "@/lib/patch";
 import { limitFailure } from "./apply-patch";
 import { defineTool } from "./agent-tool";
 import { workspacePathSchema } from "./read-file-range";
@@ -27,6 +28,16 @@ export const writeFileTool = defineTool({
     const limit = context.overlay.limitProblem(new Map([[input.path, input.content]]));
     if (limit) return limitFailure(limit);
     const before = await context.overlay.readText(input.path);
+    const lazy = before === undefined ? null : lazyRewriteProblem(before, input.content);
+    if (lazy) {
+      const message = `${input.path}: ${lazy}.`;
+      return {
+        ok: false,
+        code: "PATCH_LAZY_PLACEHOLDER",
+        message,
+        output: { ok: false, code: "PATCH_LAZY_PLACEHOLDER", summary: message },
+      };
+    }
     context.overlay.write(input.path, input.content);
     context.patchFailures.delete(input.path);
     const lines = input.content.split("\n").length;
