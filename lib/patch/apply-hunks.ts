@@ -2,7 +2,7 @@ import { lazyPlaceholderProblem } from "./elision-marker";
 import { LineIndex } from "./line-index";
 import { ignoresIndentation } from "./line-tolerance";
 import { type HunkPlacement, type LocateOutcome, locateHunk } from "./locate-hunk";
-import type { Hunk } from "./patch-model";
+import { type Hunk, newSideLines } from "./patch-model";
 import type { MatchTolerance } from "./patch-result";
 import { inferReindent, type Reindent } from "./reindent-lines";
 import { type LineEnding, splitText } from "./text-lines";
@@ -12,7 +12,11 @@ import { grantSearchBudget, unitsPerLine } from "./search-budget";
 export interface HunkFailure {
   /** 0-based index of the hunk in its file section. */
   hunkIndex: number;
-  code: "PATCH_CONTEXT_NOT_FOUND" | "PATCH_AMBIGUOUS_MATCH" | "PATCH_LAZY_PLACEHOLDER";
+  code:
+    | "PATCH_CONTEXT_NOT_FOUND"
+    | "PATCH_AMBIGUOUS_MATCH"
+    | "PATCH_LAZY_PLACEHOLDER"
+    | "PATCH_ALREADY_APPLIED";
   message: string;
   candidates: number[];
   searchFrom: number;
@@ -116,6 +120,19 @@ function writeWindow(
  * file (`\ No newline at end of file` removes it, its absence keeps or adds it) and is left alone
  * elsewhere. A byte-order mark survives.
  */
+/**
+ * Where the file holds exactly a hunk's new side (its context and added lines), once: the change
+ * was already made. Only for hunks that add something and leave at least two lines with text, so
+ * a lone context line surviving a deletion proves nothing. Null otherwise.
+ */
+function alreadyAppliedAt(index: LineIndex, hunk: Hunk): number | null {
+  const adds = hunk.lines.some((line) => line.kind === "add" && line.text.trim() !== "");
+  const wanted = newSideLines(hunk).map((line) => line.text);
+  if (!adds || wanted.filter((line) => line.trim() !== "").length < 2) return null;
+  const starts = index.findBlock("exact", wanted, 0, 2);
+  return starts.length === 1 ? starts[0] : null;
+}
+
 export function applyHunks(
   text: string,
   hunks: readonly Hunk[],
@@ -193,6 +210,18 @@ export function applyHunks(
     const outcome = locateHunk(index, hunks[hunkIndex], { from, until }, measured);
     if (outcome.ok) slots[hunkIndex] = { placement: outcome.placement, failure: null };
     else slots[hunkIndex].failure = failureOf(hunkIndex, outcome);
+  }
+  for (const [hunkIndex, slot] of slots.entries()) {
+    if (slot.failure?.code !== "PATCH_CONTEXT_NOT_FOUND") continue;
+    const applied = alreadyAppliedAt(index, hunks[hunkIndex]);
+    if (applied !== null) {
+      slot.failure = {
+        ...slot.failure,
+        code: "PATCH_ALREADY_APPLIED",
+        message: `the file already holds this hunk's result at line ${applied + 1} and not its removed lines: the change was already made, so leave it out`,
+        candidates: [applied],
+      };
+    }
   }
   const failures = slots.flatMap((slot) => (slot.failure ? [slot.failure] : []));
   if (failures.length > 0) return { ok: false, failures, index };

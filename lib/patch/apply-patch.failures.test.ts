@@ -134,6 +134,13 @@ describe("applyPatch: every error code, nothing changed", () => {
       /removes 1 line \("y\(\);"\)/,
     ],
     [
+      "a patch already applied",
+      "--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,3 @@\n x();\n-y();\n+w();\n z();\n",
+      { "a.ts": "x();\nw();\nz();\n" },
+      "PATCH_ALREADY_APPLIED",
+      /already holds this hunk's result at line 1/,
+    ],
+    [
       "hunks that would take too long to place",
       `--- a/x.txt\n+++ b/x.txt\n${"@@ -1,7 +1,7 @@\n x\n x\n x\n-x\n+q\n x\n z\n w\n".repeat(1000)}`,
       { "x.txt": "x\n".repeat(100_000) },

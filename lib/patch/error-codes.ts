@@ -26,6 +26,8 @@ export const patchErrorDescriptions = {
     "A delete lists removed lines, but the file holds lines the patch does not list, so the patch was made against different content.",
   PATCH_LAZY_PLACEHOLDER:
     "A hunk removes real lines and adds a placeholder such as '// ... existing code ...' in their place (or new content over an existing file is mostly such a placeholder): applying it would delete that code. Resend the lines you keep in full.",
+  PATCH_ALREADY_APPLIED:
+    "A hunk's removed lines are gone and its result is already in the file: the change was made before (by an earlier patch or the person). Nothing was changed; leave that hunk out.",
   PATCH_TOO_COMPLEX:
     "Placing the hunks would take more searching than the engine allows (many hunks of common lines against a large file); nothing was changed. Send fewer, smaller hunks with rarer context lines, or read the file and resend the exact lines.",
   PATCH_WRITE_FAILED:

@@ -19,6 +19,8 @@ const actions: Record<PatchErrorCode, string> = {
   PATCH_DELETE_INCOMPLETE: "re-read the file, or delete it without listing its lines",
   PATCH_LAZY_PLACEHOLDER:
     "resend the hunk with every line you keep written out as a context line, never a '... existing code ...' placeholder",
+  PATCH_ALREADY_APPLIED:
+    "leave the hunks already made out of the patch (re-read the file if unsure) and resend the rest",
   PATCH_TOO_COMPLEX:
     "re-read the file and send fewer hunks, each with a few exact, distinctive context lines",
   PATCH_WRITE_FAILED: "check the folder's permissions and free space, then run the patch again",

@@ -82,3 +82,8 @@ export function emptyHunk(patchLine: number): Hunk {
 export function oldSideLines(hunk: Hunk): HunkLine[] {
   return hunk.lines.filter((line) => line.kind !== "add");
 }
+
+/** The lines a hunk leaves in the file: its context and added lines, in order. */
+export function newSideLines(hunk: Hunk): HunkLine[] {
+  return hunk.lines.filter((line) => line.kind !== "delete");
+}
