@@ -133,6 +133,61 @@ function alreadyAppliedAt(index: LineIndex, hunk: Hunk): number | null {
   return starts.length === 1 ? starts[0] : null;
 }
 
+const hunkText = (hunk: Hunk) => hunk.lines.map((line) => `${line.kind}:${line.text}`).join("\n");
+
+/**
+ * Second chance for hunks not found after their predecessor: models list hunks out of file order
+ * and repeat one. A hunk is searched in the whole file; the same hunk found where an identical one
+ * was placed is a repeat and is applied once; a place that overlaps another hunk's is refused.
+ */
+function placeOutOfOrderHunks(
+  index: LineIndex,
+  hunks: readonly Hunk[],
+  slots: { placement: HunkPlacement | null; failure: HunkFailure | null }[],
+  duplicates: Set<number>,
+): void {
+  for (const [hunkIndex, slot] of slots.entries()) {
+    if (slot.failure?.code !== "PATCH_CONTEXT_NOT_FOUND") continue;
+    const hunk = hunks[hunkIndex];
+    const outcome = locateHunk(
+      index,
+      hunk,
+      { from: 0, until: index.length },
+      { lines: 0, agreed: false },
+    );
+    if (!outcome.ok) continue;
+    const { start, end } = outcome.placement;
+    const twin = slots.findIndex(
+      (other, otherIndex) =>
+        otherIndex !== hunkIndex &&
+        other.placement?.start === start &&
+        other.placement.end === end &&
+        hunkText(hunks[otherIndex]) === hunkText(hunk),
+    );
+    if (twin !== -1) {
+      slots[hunkIndex] = { placement: outcome.placement, failure: null };
+      duplicates.add(hunkIndex);
+      continue;
+    }
+    const overlapping = slots.findIndex(
+      (other) =>
+        other.placement !== null &&
+        other.placement.start < Math.max(end, start + 1) &&
+        Math.max(other.placement.end, other.placement.start + 1) > start,
+    );
+    if (overlapping !== -1) {
+      slot.failure = {
+        ...slot.failure,
+        code: "PATCH_AMBIGUOUS_MATCH",
+        message: `the hunk matches line ${start + 1}, which hunk ${overlapping + 1} of this file also changes: send one hunk per place, against the file as it is now`,
+        candidates: [start],
+      };
+      continue;
+    }
+    slots[hunkIndex] = { placement: outcome.placement, failure: null };
+  }
+}
+
 export function applyHunks(
   text: string,
   hunks: readonly Hunk[],
@@ -211,6 +266,8 @@ export function applyHunks(
     if (outcome.ok) slots[hunkIndex] = { placement: outcome.placement, failure: null };
     else slots[hunkIndex].failure = failureOf(hunkIndex, outcome);
   }
+  const duplicates = new Set<number>();
+  placeOutOfOrderHunks(index, hunks, slots, duplicates);
   for (const [hunkIndex, slot] of slots.entries()) {
     if (slot.failure?.code !== "PATCH_CONTEXT_NOT_FOUND") continue;
     const applied = alreadyAppliedAt(index, hunks[hunkIndex]);
@@ -225,8 +282,13 @@ export function applyHunks(
   }
   const failures = slots.flatMap((slot) => (slot.failure ? [slot.failure] : []));
   if (failures.length > 0) return { ok: false, failures, index };
-  const placements = slots.map((slot) => slot.placement as HunkPlacement);
-  const placed: PlacedHunk[] = placements.map((placement, hunkIndex) => ({
+  // Hunks may have been listed out of file order; they are written in file order, duplicates once.
+  const order = slots
+    .map((slot, hunkIndex) => ({ placement: slot.placement as HunkPlacement, hunkIndex }))
+    .filter((entry) => !duplicates.has(entry.hunkIndex))
+    .sort((left, right) => left.placement.start - right.placement.start);
+  const placements = order.map((entry) => entry.placement);
+  const placed: PlacedHunk[] = order.map(({ placement, hunkIndex }) => ({
     hunkIndex,
     start: placement.start,
     end: placement.end,

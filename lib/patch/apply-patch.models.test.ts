@@ -96,7 +96,7 @@ describe("patches as models write them", () => {
     expect(textOf(applyPatch({ files, patch }))).toMatch(/\n\} \/\/ Counter\n$/);
   });
 
-  it("says when hunks came out of order", () => {
+  it("places hunks listed out of file order, each where it alone fits", () => {
     const patch = [
       "*** Begin Patch",
       "*** Update File: src/Counter.tsx",
@@ -109,10 +109,42 @@ describe("patches as models write them", () => {
       "*** End Patch",
     ].join("\n");
     const result = applyPatch({ files, patch });
-    expect(result.ok).toBe(false);
-    if (!result.ok)
-      expect(result.failures[0].message).toMatch(
-        /it matches line 3, above the previous hunk: list hunks in file order$/,
-      );
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const text = result.updates.get("src/Counter.tsx") ?? "";
+    expect(text).toContain("export default function Counter() {");
+    expect(text).toContain("      Clicked {count}\n");
+  });
+
+  it("applies a hunk sent twice once, and refuses two different hunks for one place", () => {
+    const once = ["@@", "-export function Counter() {", "+export default function Counter() {"];
+    const twice = applyPatch({
+      files,
+      patch: [
+        "*** Begin Patch",
+        "*** Update File: src/Counter.tsx",
+        ...once,
+        ...once,
+        "*** End Patch",
+      ].join("\n"),
+    });
+    expect(twice.ok).toBe(true);
+    if (!twice.ok) return;
+    expect(
+      twice.updates.get("src/Counter.tsx")?.match(/export default function Counter/g),
+    ).toHaveLength(1);
+    const rivals = applyPatch({
+      files,
+      patch: [
+        "*** Begin Patch",
+        "*** Update File: src/Counter.tsx",
+        ...once,
+        "@@",
+        "-export function Counter() {",
+        "+export function Clicker() {",
+        "*** End Patch",
+      ].join("\n"),
+    });
+    expect(rivals.ok).toBe(false);
   });
 });
