@@ -151,7 +151,6 @@ describe("parseBeginPatch", () => {
 
   it.each([
     ["no Begin Patch", ["*** Update File: a"], 1, "*** Begin Patch"],
-    ["no End Patch", ["*** Begin Patch", "*** Delete File: a"], 3, "*** End Patch"],
     [
       "an unknown header",
       ["*** Begin Patch", "*** Frobnicate File: a", "*** End Patch"],

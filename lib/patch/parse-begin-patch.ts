@@ -78,7 +78,8 @@ interface Section {
  * Parses the `*** Begin Patch` format: Add/Delete/Update File sections, `*** Move to:`, `@@` hunks
  * with optional anchor lines (several in a row narrow the search step by step), and
  * `*** End of File`. Marker lines may be padded with spaces. Text before `*** Begin Patch` and
- * after the last `*** End Patch` is ignored; several Begin/End blocks are read as one patch.
+ * after the last `*** End Patch` is ignored; several Begin/End blocks are read as one patch; a
+ * missing `*** End Patch` is read as the end of the text.
  */
 export function parseBeginPatch(lines: readonly PatchTextLine[]): ParseOutcome {
   const begin = lines.findIndex((line) => isBeginPatchMarker(line.text));
@@ -90,7 +91,8 @@ export function parseBeginPatch(lines: readonly PatchTextLine[]): ParseOutcome {
     }
   }
   if (begin === -1) return fail(lines[0], "*** Begin Patch", 1);
-  if (end === -1) return fail(undefined, "*** End Patch", (lines.at(-1)?.number ?? 0) + 1);
+  // Models drop the closing marker; the patch arrived whole (a tool argument), so its text ends it.
+  if (end === -1) end = lines.length;
 
   const files: FilePatch[] = [];
   let section: Section | null = null;

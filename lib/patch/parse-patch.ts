@@ -12,6 +12,37 @@ const beginPatchHeaderPattern = /^\s*\*\*\* (Add|Update|Delete) File:/;
  * patch with no file operation parses to zero files (the caller reports PATCH_EMPTY).
  */
 export function parsePatch(text: string): ParseOutcome {
+  const parsed = parseText(text);
+  if (parsed.ok) return parsed;
+  // A patch JSON-escaped onto one line ("--- a/x\\n+++ b/x\\n…"): decoded, if that parses.
+  const decoded = decodeEscapedPatch(text);
+  if (decoded !== null) {
+    const retried = parseText(decoded);
+    if (retried.ok && retried.patch.files.length > 0) return retried;
+  }
+  return parsed;
+}
+
+/**
+ * The text with JSON string escapes (`\n`, `\t`, `\"`, `\\`) decoded, when it holds escaped
+ * newlines but (almost) no real ones; null otherwise.
+ */
+export function decodeEscapedPatch(text: string): string | null {
+  if (!text.includes("\\n") || text.split("\n").length > 3) return null;
+  let body = text.trim();
+  if (body.length >= 2 && body.startsWith('"') && body.endsWith('"')) body = body.slice(1, -1);
+  try {
+    const decoded = JSON.parse(`"${body}"`);
+    if (typeof decoded === "string") return decoded;
+  } catch {
+    // Not a valid JSON string (a stray quote): decode the common escapes by hand below.
+  }
+  return body.replace(/\\([nrt"\\])/g, (_, escape: string) =>
+    escape === "n" ? "\n" : escape === "r" ? "\r" : escape === "t" ? "\t" : escape,
+  );
+}
+
+function parseText(text: string): ParseOutcome {
   const lines = extractPatchLines(text);
   if (lines.some((line) => isBeginPatchMarker(line.text))) {
     // A unified diff beside the envelope would be silently dropped: refuse the mix instead.

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { applyPatch } from "./apply-patch";
+import { decodeEscapedPatch } from "./parse-patch";
+
+const file = "export const a = 1;\nexport const b = 2;\nexport const c = 3;\n";
+const files = new Map([["src/x.ts", file]]);
+const diff =
+  '--- a/src/x.ts\n+++ b/src/x.ts\n@@ -1,3 +1,3 @@\n export const a = 1;\n-export const b = 2;\n+export const b = "two";\n export const c = 3;\n';
+const expected = 'export const a = 1;\nexport const b = "two";\nexport const c = 3;\n';
+
+describe("patches damaged in transport", () => {
+  it("decodes a patch JSON-escaped onto one line, quoted or not", () => {
+    const escaped = JSON.stringify(diff);
+    for (const text of [escaped, escaped.slice(1, -1)]) {
+      const result = applyPatch({ files, patch: text });
+      expect(result.ok).toBe(true);
+      if (!result.ok) return;
+      expect(result.updates.get("src/x.ts")).toBe(expected);
+    }
+  });
+
+  it("decodes by hand when the escaping left a bare quote", () => {
+    expect(decodeEscapedPatch('--- a/x\\n+++ b/x\\n@@\\n-"a"\\n+b"\\n')).toBe(
+      '--- a/x\n+++ b/x\n@@\n-"a"\n+b"\n',
+    );
+  });
+
+  it("leaves real multi-line text alone", () => {
+    expect(decodeEscapedPatch(diff)).toBeNull();
+    expect(decodeEscapedPatch("a\nb\nc\nd with \\n inside")).toBeNull();
+  });
+
+  it("reads a *** Begin Patch without its *** End Patch", () => {
+    const patch = [
+      "*** Begin Patch",
+      "*** Update File: src/x.ts",
+      "@@",
+      " export const a = 1;",
+      "-export const b = 2;",
+      '+export const b = "two";',
+    ].join("\n");
+    const result = applyPatch({ files, patch });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.updates.get("src/x.ts")).toBe(expected);
+  });
+
+  it("picks the one fenced block that is a patch out of prose with several", () => {
+    const reply = [
+      "Here is the current code:",
+      "```ts",
+      "export const b = 2;",
+      "```",
+      "And the change:",
+      "```diff",
+      diff.trimEnd(),
+      "```",
+    ].join("\n");
+    const result = applyPatch({ files, patch: reply });
+    expect(result.ok).toBe(true);
+  });
+});
