@@ -100,6 +100,17 @@ function readHunks(
 ): { hunks: Hunk[]; end: number } | Failure {
   const hunks: Hunk[] = [];
   let index = start;
+  // Models sometimes send the body right after '+++' with no '@@' line: one hunk, placed by content.
+  const first = lines[index];
+  if (first && /^[ +-]/.test(first.text) && !isFileHeaderPair(lines, index)) {
+    const header: PatchTextLine = { text: "@@ @@", carriageReturn: false, number: first.number };
+    const withHeader = [...lines.slice(0, index), header, ...lines.slice(index)];
+    const body = readHunkBody(withHeader, index);
+    if (body) {
+      hunks.push(body.hunk);
+      index = body.end - 1;
+    }
+  }
   while (index < lines.length && lines[index].text.startsWith("@@")) {
     if (lines[index].text.startsWith("@@@")) {
       return failure(

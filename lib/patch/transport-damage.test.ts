@@ -60,3 +60,22 @@ describe("patches damaged in transport", () => {
     expect(result.ok).toBe(true);
   });
 });
+
+describe("hunk headers models get wrong", () => {
+  const body = [" export const a = 1;", "-export const b = 2;", '+export const b = "two";'];
+
+  it.each([
+    ["no @@ line at all after ---/+++", ["--- a/src/x.ts", "+++ b/src/x.ts", ...body]],
+    ["@@ @@", ["--- a/src/x.ts", "+++ b/src/x.ts", "@@ @@", ...body]],
+    ["@@ ... @@", ["--- a/src/x.ts", "+++ b/src/x.ts", "@@ ... @@", ...body]],
+    [
+      "@@ -1 +1 @@ on a hunk elsewhere",
+      ["--- a/src/x.ts", "+++ b/src/x.ts", "@@ -1 +1 @@", ...body],
+    ],
+  ])("places a hunk by its content with %s", (_, lines) => {
+    const result = applyPatch({ files, patch: `${lines.join("\n")}\n` });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.updates.get("src/x.ts")).toBe(expected);
+  });
+});
