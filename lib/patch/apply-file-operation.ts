@@ -18,6 +18,7 @@ const reviewedTolerances = new Set<MatchTolerance>([
   "surrounding-whitespace",
   "unicode-lookalike",
   "missing-context",
+  "elided-context",
 ]);
 
 function failed(...failures: FailureEntry[]): { ok: false; failures: FailureEntry[] } {

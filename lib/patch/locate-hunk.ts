@@ -1,4 +1,5 @@
 import { findGappedPlacements } from "./align-with-gaps";
+import { locateElidedHunk } from "./elided-hunk";
 import type { LineIndex } from "./line-index";
 import {
   foldLookalikes,
@@ -101,6 +102,9 @@ export function locateHunk(
     }
     cursor = position + 1;
   }
+
+  const elided = locateElidedHunk(index, hunk, { from: cursor, until });
+  if (elided) return elided;
 
   const oldLines = oldSideLines(hunk).map((line) => line.text);
   const count = oldLines.length;

@@ -24,7 +24,9 @@ export type MatchTolerance =
   | "trailing-whitespace"
   | "surrounding-whitespace"
   | "unicode-lookalike"
-  | "missing-context";
+  | "missing-context"
+  /** The hunk left code out with an elision marker ("// ... existing code ..."); the gap was kept. */
+  | "elided-context";
 
 export interface PatchChange {
   /** The path that holds the result (the destination of a move or copy; the removed path of a delete). */
