@@ -1,5 +1,6 @@
 import type { LineIndex } from "./line-index";
 import { normalizeLine } from "./line-tolerance";
+import { lineSimilarity } from "./nearest-match";
 import type { Hunk } from "./patch-model";
 import { spendSearchBudget } from "./search-budget";
 
@@ -35,6 +36,8 @@ interface HunkShape {
 }
 
 const substance = /[\p{L}\p{N}]/u;
+/** How alike a context line must be to the file's to stand in for it ("a word off"). */
+const substitutionSimilarity = 0.5;
 
 function describeHunk(hunk: Hunk): HunkShape {
   const lines: OldLine[] = [];
@@ -186,6 +189,7 @@ export function findGappedPlacements(
   const count = shape.lines.length;
   if (count < 3) return [];
   const keys = index.keys("unicode-lookalike");
+  const hasDelete = shape.lines.some((line) => line.isDelete);
   const found = new Map<string, GappedPlacement>();
   const mapping = new Array<number>(count).fill(-1);
 
@@ -215,6 +219,21 @@ export function findGappedPlacements(
     const previousMatched = oldIndex > 0 && mapping[oldIndex - 1] !== -1;
     if (previousMatched && !shape.noExtrasAt[oldIndex] && fileIndex < keys.length) {
       search(oldIndex, fileIndex + 1, gaps + 1, firstMatch);
+    }
+    // One context line a word off, between lines that match, in a hunk that removes lines (all
+    // of which must match exactly): the file's line stays, as context lines always do.
+    if (
+      previousMatched &&
+      hasDelete &&
+      !line.isDelete &&
+      !line.mustMatch &&
+      oldIndex < count - 1 &&
+      fileIndex < keys.length &&
+      lineSimilarity(line.key, keys[fileIndex]) >= substitutionSimilarity
+    ) {
+      mapping[oldIndex] = fileIndex;
+      search(oldIndex + 1, fileIndex + 1, gaps + 1, firstMatch);
+      mapping[oldIndex] = -1;
     }
   };
 

@@ -79,3 +79,32 @@ describe("hunk headers models get wrong", () => {
     expect(result.updates.get("src/x.ts")).toBe(expected);
   });
 });
+
+describe("one context line a word off", () => {
+  const source = [
+    "export function total(items) {",
+    "  let sum = 0;",
+    "  for (const item of items) sum += item.price;",
+    "  return sum;",
+    "}",
+    "",
+  ].join("\n");
+  const sources = new Map([["total.ts", source]]);
+
+  it("is tolerated when every removed line matches exactly; the file's line stays", () => {
+    const patch =
+      "--- a/total.ts\n+++ b/total.ts\n@@ -1,4 +1,4 @@\n export function total(items) {\n   let total = 0;\n-  for (const item of items) sum += item.price;\n+  for (const item of items) sum += item.price * item.quantity;\n   return sum;\n";
+    const result = applyPatch({ files: sources, patch });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.updates.get("total.ts")).toBe(
+      source.replace("item.price;", "item.price * item.quantity;"),
+    );
+  });
+
+  it("is refused when the removed line is the one that differs (a stale patch)", () => {
+    const patch =
+      "--- a/total.ts\n+++ b/total.ts\n@@ -1,4 +1,4 @@\n export function total(items) {\n   let sum = 0;\n-  for (const item of items) sum += item.cost;\n+  for (const item of items) sum += item.cost * 2;\n   return sum;\n";
+    expect(applyPatch({ files: sources, patch }).ok).toBe(false);
+  });
+});
