@@ -1,7 +1,12 @@
 import { type EditCase, textOf } from "./make-edit";
+import {
+  buildModelFailure,
+  type ModelFailureCategory,
+  modelFailureCategories,
+} from "./model-failures";
 import type { Random } from "./random";
 
-export const categories = [
+const firstRoundCategories = [
   "exact",
   "offset",
   "whitespace drift",
@@ -12,6 +17,8 @@ export const categories = [
   "ambiguous",
   "stale",
 ] as const;
+
+export const categories = [...firstRoundCategories, ...modelFailureCategories] as const;
 
 export type Category = (typeof categories)[number];
 
@@ -263,7 +270,15 @@ const stale: Builder = (edit) => {
   return { file: textOf(original), intended: null, refusalIntended: true };
 };
 
+const modelFailure =
+  (category: ModelFailureCategory): Builder =>
+  (edit, random) =>
+    buildModelFailure(category, edit, random);
+
 const builders: Record<Category, Builder> = {
+  ...(Object.fromEntries(
+    modelFailureCategories.map((category) => [category, modelFailure(category)]),
+  ) as Record<ModelFailureCategory, Builder>),
   exact: (edit) => ({
     file: textOf(edit.original),
     intended: textOf(edit.edited),

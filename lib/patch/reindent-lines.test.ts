@@ -92,4 +92,21 @@ describe("inferReindent", () => {
       ),
     ).toBeNull();
   });
+
+  it("converts to tabs when half the matched lines are tab-indented and the rest doc-comment spaces", () => {
+    // A doc comment keeps its three spaces in a tab-indented file; the code under it uses tabs.
+    const pairs: [string, string][] = [
+      ["   * an error.", "   * an error."],
+      ["   */ run(params) {", "   */ run(params) {"],
+      ["        if (!manifest) {", "\t\tif (!manifest) {"],
+      ["            return null;", "\t\t\treturn null;"],
+    ];
+    const reindent = inferReindent(pairs, ["        const next = 1;"], () => [
+      "    a",
+      "    b",
+      "    c",
+    ]);
+    expect(reindent?.("        const next = 1;")).toBe("\t\tconst next = 1;");
+    expect(reindent?.("   trace();")).toBe("   trace();");
+  });
 });

@@ -16,7 +16,8 @@ function detectUnit(leads: readonly string[], prior: Unit | null = null): Unit |
   const indented = leads.filter((lead) => lead.length > 0);
   if (indented.length === 0) return null;
   const tabbed = indented.filter((lead) => lead.startsWith("\t")).length;
-  if (tabbed * 2 > indented.length) return { kind: "tab" };
+  // Half is enough: space-only leads (doc comments, alignment) sit beside tab-indented code.
+  if (tabbed * 2 >= indented.length) return { kind: "tab" };
   // The prior fits when every lead is whole levels of it, or one more space (doc comments).
   if (prior?.kind === "spaces" && indented.every((lead) => lead.length % prior.width <= 1))
     return prior;
