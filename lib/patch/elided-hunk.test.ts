@@ -57,4 +57,23 @@ describe("elision markers inside a hunk", () => {
     const result = applyPatch({ files, patch });
     expect(result.ok).toBe(false);
   });
+
+  it("applies when only a part of plain context could sit in several places: the result is the same", () => {
+    const patch = `${header} import { useState } from 'react';\n // ...\n-  const double = count * 2;\n+  const double = count + count;\n   const triple = count * 3;\n`;
+    const twice = `${file}${file.replace("export function Counter", "export function Other").replace("const double = count * 2;", "const half = count / 2;")}`;
+    const result = applyPatch({ files: new Map([["src/Counter.tsx", twice]]), patch });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.updates.get("src/Counter.tsx")).toBe(
+      twice.replace("const double = count * 2;", "const double = count + count;"),
+    );
+  });
+
+  it("refuses added lines right after a marker: where in the left-out code they go is unclear", () => {
+    const patch = `${header} export function Counter() {\n // ... existing code ...\n+  const quadruple = count * 4;\n     <div>\n`;
+    const result = applyPatch({ files, patch });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.code).toBe("PATCH_AMBIGUOUS_MATCH");
+  });
 });

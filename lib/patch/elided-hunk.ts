@@ -10,6 +10,8 @@ interface Part {
   /** Index of its first line among the hunk's old-side lines. */
   first: number;
   lines: string[];
+  /** It removes lines or has added lines beside it: where it sits decides the result. */
+  edits: boolean;
 }
 
 // Places of one part considered; more means the part says too little to anchor anything.
@@ -44,16 +46,26 @@ export function locateElidedHunk(
   const markers = elisionMarkerPositions(hunk);
   if (markers.length === 0) return null;
   const oldLines = oldSideLines(hunk).map((line) => line.text);
+  const editing = editingOldLines(hunk);
   const parts: Part[] = [];
   let first = 0;
   for (const marker of [...markers, oldLines.length]) {
-    if (marker > first) parts.push({ first, lines: oldLines.slice(first, marker) });
+    if (marker > first) {
+      const edits = editing.slice(first, marker).some(Boolean);
+      parts.push({ first, lines: oldLines.slice(first, marker), edits });
+    }
     first = marker + 1;
   }
   const refuse = (
     code: "PATCH_CONTEXT_NOT_FOUND" | "PATCH_AMBIGUOUS_MATCH",
     message: string,
   ): LocateOutcome => ({ ok: false, code, message, candidates: [], searchFrom: bounds.from });
+  // "…\n+added": the added lines belong somewhere in the gap, which says nowhere in particular.
+  if (addedAfterMarker(hunk))
+    return refuse(
+      "PATCH_AMBIGUOUS_MATCH",
+      "the hunk adds lines right after a '...' marker, so where they go in the left-out code is unclear; put unchanged lines between the marker and the added lines",
+    );
   if (parts.length === 0 || parts.some((part) => part.lines.every((line) => line.trim() === "")))
     return refuse(
       "PATCH_AMBIGUOUS_MATCH",
@@ -62,12 +74,17 @@ export function locateElidedHunk(
 
   for (const comparison of lineComparisons) {
     const startsOf = parts.map((part) => findStarts(index, comparison, part.lines, bounds));
-    const chains: number[][] = [];
+    // Placements that differ only in where a part of plain context sits write the same result:
+    // they count as one. The tightest of them is kept.
+    const results = new Map<string, number[]>();
     const chain: number[] = [];
+    const span = (starts: number[]) => starts[starts.length - 1] - starts[0];
     const extend = (partIndex: number, after: number) => {
-      if (chains.length > 1) return;
+      if (results.size > 1) return;
       if (partIndex === parts.length) {
-        chains.push([...chain]);
+        const key = chain.filter((_, position) => parts[position].edits).join(",");
+        const known = results.get(key);
+        if (!known || span(chain) < span(known)) results.set(key, [...chain]);
         return;
       }
       for (const start of startsOf[partIndex]) {
@@ -79,17 +96,44 @@ export function locateElidedHunk(
       }
     };
     extend(0, bounds.from);
-    if (chains.length === 0) continue;
-    if (chains.length > 1)
+    if (results.size === 0) continue;
+    if (results.size > 1)
       return refuse(
         "PATCH_AMBIGUOUS_MATCH",
         "the parts of the hunk around its '...' markers fit the file in more than one way; include more unchanged lines around the change",
       );
-    return { ok: true, placement: placementOf(parts, chains[0], oldLines.length, comparison) };
+    const [starts] = results.values();
+    return { ok: true, placement: placementOf(parts, starts, oldLines.length, comparison) };
   }
   return refuse(
     "PATCH_CONTEXT_NOT_FOUND",
     "the lines around the hunk's '...' markers were not all found in this order",
+  );
+}
+
+/** Per old-side line: is it removed, or has an added line directly before or after it? */
+function editingOldLines(hunk: Hunk): boolean[] {
+  const editing: boolean[] = [];
+  let addedBefore = false;
+  for (const line of hunk.lines) {
+    if (line.kind === "add") {
+      addedBefore = true;
+      if (editing.length > 0) editing[editing.length - 1] = true;
+      continue;
+    }
+    editing.push(line.kind === "delete" || addedBefore);
+    addedBefore = false;
+  }
+  return editing;
+}
+
+function addedAfterMarker(hunk: Hunk): boolean {
+  return hunk.lines.some(
+    (line, position) =>
+      line.kind === "add" &&
+      position > 0 &&
+      hunk.lines[position - 1].kind === "context" &&
+      isElisionMarker(hunk.lines[position - 1].text),
   );
 }
 
