@@ -43,10 +43,30 @@ const candidates = [
   "node_modules/typescript/lib/typescript.d.ts",
 ];
 
+/**
+ * Files the engine's own tests and the main corpus never use, for the independent measurement
+ * issue 20 asks for (`npm run bench:patch -- --independent`).
+ */
+const independentCandidates = [
+  "node_modules/@tanstack/query-core/build/modern/queryClient.js",
+  "node_modules/@tanstack/query-core/build/modern/query.js",
+  "node_modules/postgres/src/connection.js",
+  "node_modules/postgres/src/index.js",
+  "node_modules/postgres/src/types.js",
+  "node_modules/ai/dist/index.mjs",
+  "node_modules/esbuild/lib/main.js",
+  "node_modules/eventsource-parser/dist/index.js",
+  "node_modules/@codemirror/view/dist/index.js",
+  "node_modules/@codemirror/state/dist/index.js",
+];
+
 /** Reads the candidate files that exist and look like human-written source. */
-export function loadSourceFiles(root: string): SourceFile[] {
+export function loadSourceFiles(
+  root: string,
+  corpus: "main" | "independent" = "main",
+): SourceFile[] {
   const files: SourceFile[] = [];
-  for (const name of candidates) {
+  for (const name of corpus === "main" ? candidates : independentCandidates) {
     const absolute = path.join(root, name);
     if (!fs.existsSync(absolute)) continue;
     const text = fs.readFileSync(absolute, "utf8").replace(/\r\n/g, "\n");

@@ -133,6 +133,30 @@ function alreadyAppliedAt(index: LineIndex, hunk: Hunk): number | null {
   return starts.length === 1 ? starts[0] : null;
 }
 
+/**
+ * Where a placed hunk's result (its new side) already stands: right at its place (a pure
+ * insertion made before: applying it again would insert its lines twice), or near where its
+ * header points while its old lines matched elsewhere (a look-alike block elsewhere still holds
+ * the old lines). Null when the result is not there.
+ */
+function resultAlreadyThere(index: LineIndex, hunk: Hunk, placement: HunkPlacement): number | null {
+  const adds = hunk.lines.some((line) => line.kind === "add" && line.text.trim() !== "");
+  const insertsOnly = !hunk.lines.some((line) => line.kind === "delete");
+  if (!adds && insertsOnly) return null;
+  const newSide = newSideLines(hunk).map((line) => line.text);
+  if (newSide.filter((line) => line.trim() !== "").length < 2) return null;
+  if (insertsOnly && index.matchesAt("exact", newSide, placement.start)) return placement.start;
+  const stated = hunk.statedIndex;
+  if (stated === null || Math.abs(stated - placement.start) <= statedNearby) return null;
+  for (let start = stated - statedNearby; start <= stated + statedNearby; start += 1) {
+    if (index.matchesAt("exact", newSide, start)) return start;
+  }
+  return null;
+}
+
+/** How far from its header's line a hunk's result may stand and still be "where it points". */
+const statedNearby = 3;
+
 const hunkText = (hunk: Hunk) => hunk.lines.map((line) => `${line.kind}:${line.text}`).join("\n");
 
 /**
@@ -268,6 +292,21 @@ export function applyHunks(
   }
   const duplicates = new Set<number>();
   placeOutOfOrderHunks(index, hunks, slots, duplicates);
+  for (const [hunkIndex, slot] of slots.entries()) {
+    if (!slot.placement) continue;
+    const applied = resultAlreadyThere(index, hunks[hunkIndex], slot.placement);
+    if (applied === null) continue;
+    slots[hunkIndex] = {
+      placement: null,
+      failure: {
+        hunkIndex,
+        code: "PATCH_ALREADY_APPLIED",
+        message: `the file already holds this hunk's result at line ${applied + 1}${applied === slot.placement.start ? "" : `, where its header points (its old lines also match at line ${slot.placement.start + 1})`}: the change was already made, so leave it out`,
+        candidates: [applied],
+        searchFrom: 0,
+      },
+    };
+  }
   for (const [hunkIndex, slot] of slots.entries()) {
     if (slot.failure?.code !== "PATCH_CONTEXT_NOT_FOUND") continue;
     const applied = alreadyAppliedAt(index, hunks[hunkIndex]);

@@ -141,6 +141,20 @@ describe("applyPatch: every error code, nothing changed", () => {
       /already holds this hunk's result at line 1/,
     ],
     [
+      "a pure insertion already made",
+      "--- a/a.ts\n+++ b/a.ts\n@@ -1,2 +1,3 @@\n x();\n y();\n+w();\n",
+      { "a.ts": "x();\ny();\nw();\n" },
+      "PATCH_ALREADY_APPLIED",
+      /already holds this hunk's result at line 1/,
+    ],
+    [
+      "a change already made where the header points, its old lines still in a copy far below",
+      "--- a/a.ts\n+++ b/a.ts\n@@ -1,3 +1,2 @@\n a();\n-b();\n c();\n",
+      { "a.ts": `a();\nc();\n${"z();\n".repeat(20)}a();\nb();\nc();\n` },
+      "PATCH_ALREADY_APPLIED",
+      /where its header points \(its old lines also match at line 23\)/,
+    ],
+    [
       "hunks that would take too long to place",
       `--- a/x.txt\n+++ b/x.txt\n${"@@ -1,7 +1,7 @@\n x\n x\n x\n-x\n+q\n x\n z\n w\n".repeat(1000)}`,
       { "x.txt": "x\n".repeat(100_000) },
