@@ -145,7 +145,13 @@ function resultAlreadyThere(index: LineIndex, hunk: Hunk, placement: HunkPlaceme
   if (!adds && insertsOnly) return null;
   const newSide = newSideLines(hunk).map((line) => line.text);
   if (newSide.filter((line) => line.trim() !== "").length < 2) return null;
-  if (insertsOnly && index.matchesAt("exact", newSide, placement.start)) return placement.start;
+  if (insertsOnly) {
+    // The added lines may sit before, between or after the context: the result starts at most
+    // that many lines before the context's place.
+    const added = hunk.lines.filter((line) => line.kind === "add").length;
+    for (let start = Math.max(0, placement.start - added); start <= placement.start; start += 1)
+      if (index.matchesAt("exact", newSide, start)) return start;
+  }
   const stated = hunk.statedIndex;
   if (stated === null || Math.abs(stated - placement.start) <= statedNearby) return null;
   for (let start = stated - statedNearby; start <= stated + statedNearby; start += 1) {
