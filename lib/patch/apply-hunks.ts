@@ -376,7 +376,13 @@ export function applyHunks(
     // Only a file's last line may lack an ending; lines that stopped being last get the file's.
     for (let line = 0; line < last; line += 1)
       if (window.endings[line] === "") window.endings[line] = fileEnding;
-    if (placement.end === lineCount) {
+    // A marker on an unchanged last line describes the file, it does not change it.
+    const endsOnContext =
+      hunk.oldEndsWithoutNewline &&
+      hunk.newEndsWithoutNewline &&
+      hunk.lines.at(-1)?.kind === "context" &&
+      placement.mapping.at(-1) === lineCount - 1;
+    if (placement.end === lineCount && !endsOnContext) {
       // Where a hunk reaches the end, the final newline is what the patch says.
       if (hunk.newEndsWithoutNewline) window.endings[last] = "";
       else if (window.endings[last] === "") window.endings[last] = fileEnding;

@@ -108,3 +108,29 @@ describe("one context line a word off", () => {
     expect(applyPatch({ files: sources, patch }).ok).toBe(false);
   });
 });
+
+describe("line endings and the final newline", () => {
+  const patch = "--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n-a\n+A\n b\n c\n\\ No newline at end of file\n";
+
+  it("keeps the file's final newline when the marker sits on an unchanged last line", () => {
+    const result = applyPatch({ files: new Map([["x", "a\nb\nc\n"]]), patch });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.updates.get("x")).toBe("A\nb\nc\n");
+  });
+
+  it("keeps a missing final newline the marker describes", () => {
+    const result = applyPatch({ files: new Map([["x", "a\nb\nc"]]), patch });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.updates.get("x")).toBe("A\nb\nc");
+  });
+
+  it("writes added lines with the file's line ending, never mixed", () => {
+    const added = "--- a/x\n+++ b/x\n@@ -1,3 +1,4 @@\n a\n+new\n b\n c\n";
+    const result = applyPatch({ files: new Map([["x", "a\r\nb\r\nc\r\n"]]), patch: added });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.updates.get("x")).toBe("a\r\nnew\r\nb\r\nc\r\n");
+  });
+});
