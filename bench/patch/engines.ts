@@ -24,6 +24,17 @@ export const patchworkEngine: Engine = {
   },
 };
 
+/** How every row runs GNU patch: strip one path level, never ask, never back up or keep rejects. */
+export const gnuPatchArguments = [
+  "-p1",
+  "--batch",
+  "--forward",
+  "-s",
+  "--no-backup-if-mismatch",
+  "-r",
+  "-",
+] as const;
+
 /** GNU patch as shipped by Debian, default fuzz (2), in a scratch folder; a non-zero exit is a refusal. */
 export function gnuPatchEngine(scratch: string): Engine {
   return {
@@ -32,24 +43,10 @@ export function gnuPatchEngine(scratch: string): Engine {
       const target = path.join(scratch, variant.fileName);
       fs.writeFileSync(target, variant.file);
       fs.writeFileSync(path.join(scratch, "change.diff"), variant.patch);
-      const outcome = spawnSync(
-        "patch",
-        [
-          "-p1",
-          "--batch",
-          "--forward",
-          "-s",
-          "--no-backup-if-mismatch",
-          "-r",
-          "-",
-          "-i",
-          "change.diff",
-        ],
-        {
-          cwd: scratch,
-          encoding: "utf8",
-        },
-      );
+      const outcome = spawnSync("patch", [...gnuPatchArguments, "-i", "change.diff"], {
+        cwd: scratch,
+        encoding: "utf8",
+      });
       return outcome.status === 0 ? fs.readFileSync(target, "utf8") : null;
     },
   };

@@ -2,6 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { applyPatch } from "@/lib/patch";
+import { gnuPatchArguments } from "./engines";
 
 export interface PathologicalRow {
   case: string;
@@ -47,20 +48,11 @@ export function measurePathological(scratch: string): PathologicalRow[] {
     fs.writeFileSync(path.join(folder, "big.txt"), file);
     fs.writeFileSync(path.join(folder, "change.diff"), patch);
     const gnuStarted = performance.now();
-    const gnu = spawnSync(
-      "patch",
-      [
-        "-p1",
-        "--batch",
-        "--forward",
-        "-s",
-        "--no-backup-if-mismatch",
-        "--dry-run",
-        "-i",
-        "change.diff",
-      ],
-      { cwd: folder, timeout: gnuPatchLimitMs, maxBuffer: 64 * 1024 * 1024 },
-    );
+    const gnu = spawnSync("patch", [...gnuPatchArguments, "--dry-run", "-i", "change.diff"], {
+      cwd: folder,
+      timeout: gnuPatchLimitMs,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const gnuPatchMs = performance.now() - gnuStarted;
     rows.push({
       case: label,
