@@ -11,9 +11,9 @@ import {
   requestRunCancel,
 } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
-import { preflightEngine } from "@/lib/agent/engines/engine-status";
+import { preflightEngine, preflightEngineModel } from "@/lib/agent/engines/registry";
 import { PatchworkError } from "@/lib/errors";
-import { resolveModel } from "@/lib/models";
+import { describeModelEndpoint, resolveModel } from "@/lib/models";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { localExecutions, startRunExecution } from "./run-executor";
 import { RunCancelled } from "./run-failure";
@@ -41,8 +41,9 @@ export async function createRun(
   input: CreateRunInput,
 ): Promise<AgentRunRow> {
   const engine = input.engine ?? "native";
-  await preflightEngine(engine);
+  const codingEngine = await preflightEngine(engine);
   const model = await resolveModel(input.modelId ?? null);
+  preflightEngineModel(codingEngine, describeModelEndpoint(model.id));
   const runId = randomUUID();
   const locks = getRunLocks(handle);
   // Registered before the row exists, so this process's recovery sweep never mistakes it for an orphan.
