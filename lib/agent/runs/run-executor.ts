@@ -1,7 +1,7 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { getRevision } from "@/db/queries/revisions";
-import { listRunsForApp } from "@/db/queries/runs";
+import { listRunsForApp, updateRun } from "@/db/queries/runs";
 import type { AgentRunRow, RunUsage } from "@/db/schema";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
@@ -27,6 +27,7 @@ import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
 import { RunCancelled, RunFailure } from "./run-failure";
 import { getRunLocks } from "./run-locks";
+import { createRunApprovals } from "./run-approvals";
 import { createRunSink } from "./run-sink";
 
 interface Execution {
@@ -100,7 +101,22 @@ async function executeRun(
       );
     }
     session = await openWorkspaceSession(handle, run, engine.workspaceForm);
-    const sink = createRunSink({ handle, run, writer });
+    const sink = createRunSink({
+      handle,
+      run,
+      writer,
+      requestApproval: createRunApprovals({
+        handle,
+        bus,
+        run,
+        writer,
+        signal: controller.signal,
+        timeoutMs: environment.APPS_CODING_AGENT_APPROVAL_TIMEOUT_S * 1000,
+      }),
+      recordProcess: async (pid) => {
+        await updateRun(handle.db, { id: run.id, enginePid: pid });
+      },
+    });
     const result = await engine.run(
       {
         run,
@@ -109,7 +125,7 @@ async function executeRun(
         conversation: await loadConversation(handle.db, run),
         resumeRef: await previousEngineRunRef(handle, run),
         workspace: session.workspace,
-        approvalPolicy: "ask",
+        approvalPolicy: run.approvalPolicy,
         signal: controller.signal,
         limits: {
           maxIterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS,

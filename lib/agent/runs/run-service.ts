@@ -25,6 +25,8 @@ export interface CreateRunInput {
   messages?: { role: "user" | "assistant"; content: string }[];
   modelId?: string | null;
   engine?: string | null;
+  /** `ask` (default) or `auto`; meaningless for the native engine, which asks nothing. */
+  approvalPolicy?: "ask" | "auto" | null;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function createRun(
         requestedModelId: input.modelId ?? "auto",
         resolvedModelId: model.id,
         executionEngine: engine,
+        approvalPolicy: input.approvalPolicy ?? "ask",
         baseRevisionId: app.draftRevisionId,
       });
       await insertCheckpoint(transaction, {
