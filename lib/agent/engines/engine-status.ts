@@ -2,6 +2,7 @@ import "server-only";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import type { EngineStatus } from "./engine";
+import { findEngineBinary, pinnedEngines } from "./engine-binaries";
 import type { EngineName } from "./engine-names";
 
 const externalEngines: Record<
@@ -38,7 +39,8 @@ function findBinary(name: string): string | null {
 export function unbuiltEngineStatus(id: EngineName): EngineStatus {
   if (id === "native") return { id, label: "Patchwork agent", available: true };
   const engine = externalEngines[id];
-  const binary = findBinary(engine.binary);
+  const lookup = pinnedEngines[id] ? findEngineBinary(id) : null;
+  const binary = lookup ? (lookup.found ? lookup.path : null) : findBinary(engine.binary);
   return {
     id,
     label: engine.label,
@@ -46,6 +48,8 @@ export function unbuiltEngineStatus(id: EngineName): EngineStatus {
     code: "CODING_AGENT_ENGINE_UNAVAILABLE",
     reason: binary
       ? `${engine.label} was found at ${binary}, but this Patchwork version cannot drive it yet.`
-      : `The ${engine.binary} binary is not installed on the server (${engine.install}).`,
+      : lookup && !lookup.found
+        ? lookup.reason
+        : `The ${engine.binary} binary is not installed on the server (${engine.install}).`,
   };
 }

@@ -6,6 +6,7 @@ import type { CodingEngine, EngineStatus } from "./engine";
 import { type EngineName, engineNames } from "./engine-names";
 import { unbuiltEngineStatus } from "./engine-status";
 import { nativeEngine } from "./native";
+import { scriptedTestEngine } from "./scripted-test";
 
 /**
  * Every engine this build can drive, by id. Adding an engine is its folder plus one line here.
@@ -15,13 +16,8 @@ const engines: Partial<Record<EngineName, CodingEngine>> = {
   native: nativeEngine,
 };
 
-/** Engines registered by tests only (PATCHWORK_TEST_ENGINES=1), never in production. */
-const testEngines = new Map<string, CodingEngine>();
-
-/** Test-only: registers an engine under its id while PATCHWORK_TEST_ENGINES is set. */
-export function registerTestEngine(engine: CodingEngine): void {
-  testEngines.set(engine.id, engine);
-}
+/** TEST-ONLY engines, served only while PATCHWORK_TEST_ENGINES=1 (never set it in production). */
+const testEngines = new Map<string, CodingEngine>([[scriptedTestEngine.id, scriptedTestEngine]]);
 
 function testEnginesEnabled(): boolean {
   return getEnvironment().PATCHWORK_TEST_ENGINES;
