@@ -1,5 +1,6 @@
 import "server-only";
 import { getDatabaseHandle } from "@/db/client";
+import { reapLeftoverEngineProcesses } from "@/lib/agent/runs/engine-reaper";
 import { startRunRecovery } from "@/lib/agent/runs/run-recovery";
 import { removeLeftoverFolders, runArea } from "@/lib/agent/workspace/workspace-folder";
 import { getEnvironment } from "@/lib/env";
@@ -14,4 +15,5 @@ export async function startServerProcess(): Promise<void> {
   const handle = await getDatabaseHandle();
   console.log(`[patchwork] database ready (${handle.kind})`);
   await startRunRecovery(handle);
+  await reapLeftoverEngineProcesses(handle);
 }
