@@ -27,6 +27,7 @@ import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
 import { RunCancelled, RunFailure } from "./run-failure";
 import { getRunLocks } from "./run-locks";
+import { InactivityWatchdog } from "./inactivity-watchdog";
 import { createRunApprovals } from "./run-approvals";
 import { createRunSink } from "./run-sink";
 
@@ -89,6 +90,7 @@ async function executeRun(
     runTimeoutMs,
   );
   let session: WorkspaceSession | null = null;
+  let watchdog: InactivityWatchdog | null = null;
   let outputText = "";
   try {
     if (!run.baseRevisionId || !run.resolvedModelId)
@@ -101,10 +103,24 @@ async function executeRun(
       );
     }
     session = await openWorkspaceSession(handle, run, engine.workspaceForm);
+    // External engines get the executor's watchdog; the native agent has its own, finer one.
+    const inactivityS = environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S;
+    watchdog =
+      engine.workspaceForm === "folder"
+        ? new InactivityWatchdog(inactivityS * 1000, () =>
+            controller.abort(
+              new RunFailure(
+                runErrorCodes.modelTimeout,
+                `${engine.label} sent nothing for ${inactivityS} s, so the run was stopped; nothing was changed.`,
+              ),
+            ),
+          )
+        : null;
     const sink = createRunSink({
       handle,
       run,
       writer,
+      onActivity: () => watchdog?.touch(),
       requestApproval: createRunApprovals({
         handle,
         bus,
@@ -112,6 +128,8 @@ async function executeRun(
         writer,
         signal: controller.signal,
         timeoutMs: environment.APPS_CODING_AGENT_APPROVAL_TIMEOUT_S * 1000,
+        onWaitStart: () => watchdog?.pause(),
+        onWaitEnd: () => watchdog?.resume(),
       }),
       recordProcess: async (pid) => {
         await updateRun(handle.db, { id: run.id, enginePid: pid });
@@ -210,6 +228,7 @@ async function executeRun(
     );
   } finally {
     clearTimeout(runTimer);
+    watchdog?.dispose();
     unsubscribe();
     await session
       ?.close()
