@@ -124,6 +124,10 @@ export const agentRun = pgTable(
     resolvedModelId: text("resolved_model_id"),
     executionEngine: text("execution_engine").notNull().default("native"),
     engineRunRef: text("engine_run_ref"),
+    /** `ask`: every file change and command waits for the person; `auto`: file changes inside the workspace go ahead. */
+    approvalPolicy: text("approval_policy").$type<ApprovalPolicy>().notNull().default("ask"),
+    /** The external engine's process group while it runs, so a restarted server can reap it. */
+    enginePid: integer("engine_pid"),
     baseRevisionId: uuid("base_revision_id"),
     resultRevisionId: uuid("result_revision_id"),
     outputText: text("output_text").notNull().default(""),
@@ -144,6 +148,33 @@ export const agentRun = pgTable(
       .where(sql`${table.status} in ('queued', 'running')`),
   ],
 );
+
+export type ApprovalPolicy = "ask" | "auto";
+export type ApprovalKind = "command" | "file_change" | "permission";
+export type ApprovalDecisionValue = "accept" | "accept_for_session" | "decline";
+
+/** One question an engine asked the person during a run (PRODUCT.md §1). */
+export const approvalRequest = pgTable(
+  "approval_request",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => agentRun.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<ApprovalKind>().notNull(),
+    description: text("description").notNull(),
+    context: jsonb("context").$type<Record<string, unknown>>().notNull(),
+    /** Null while pending. A timeout is stored as a decline by `timeout`. */
+    decision: text("decision").$type<ApprovalDecisionValue>(),
+    /** `user`, `policy` or `timeout`. */
+    decidedBy: text("decided_by"),
+    decidedAt: timestamp("decided_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index("approval_request_run_idx").on(table.runId, table.createdAt)],
+);
+
+export type ApprovalRequestRow = typeof approvalRequest.$inferSelect;
 
 export const runEvent = pgTable(
   "run_event",

@@ -57,7 +57,17 @@ const environmentSchema = z.object({
     "PATCHWORK_TRUSTED_PROXIES must be comma-separated IP addresses of your reverse proxies",
   ),
   OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   GOOGLE_GENERATIVE_AI_API_KEY: z.string().optional(),
   OPENAI_COMPATIBLE_BASE_URL: z
     .string()
@@ -73,6 +83,13 @@ const environmentSchema = z.object({
   APPS_CODING_AGENT_MESSAGE_BUDGET_CHARS: positiveInteger(60_000),
   APPS_CODING_AGENT_AUTO_VERIFY_PATCH: booleanFlag,
   APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE: booleanFlag,
+  APPS_CODING_AGENT_RUN_TIMEOUT_S: positiveInteger(1800),
+  APPS_CODING_AGENT_APPROVAL_TIMEOUT_S: positiveInteger(300),
+  PATCHWORK_CODEX_BIN: z.string().optional(),
+  PATCHWORK_OPENCODE_BIN: z.string().optional(),
+  PATCHWORK_CLAUDE_BIN: z.string().optional(),
+  /** Test-only: registers the scripted test engine (never set in production). */
+  PATCHWORK_TEST_ENGINES: booleanFlag,
 });
 
 export type Environment = z.infer<typeof environmentSchema>;

@@ -16,7 +16,7 @@
 import { parseArgs } from "node:util";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { streamText } from "ai";
-import { coalescingFetch } from "@/lib/models/coalesce-event-stream";
+import { coalescingFetch } from "@/lib/agent/engines/native/coalesce-event-stream";
 import { monotonicMs, type TimedText } from "./timing";
 
 const { values: options, positionals } = parseArgs({

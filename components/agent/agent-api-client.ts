@@ -35,6 +35,17 @@ export const agentApiClient = {
     requestJson<{ runs: AgentRun[] }>("GET", runsPath(appId), { signal }).then((body) => body.runs),
   createRun: (appId: string, body: CreateRunBody) =>
     requestJson<{ run: AgentRun }>("POST", runsPath(appId), { body }).then((result) => result.run),
+  decideApproval: (
+    appId: string,
+    runId: string,
+    approvalId: string,
+    decision: "accept" | "accept_for_session" | "decline",
+  ) =>
+    requestJson<{ approval: { id: string; decision: string } }>(
+      "POST",
+      `${runsPath(appId)}/${encodeURIComponent(runId)}/approvals/${encodeURIComponent(approvalId)}`,
+      { body: { decision } },
+    ),
   cancelRun: (appId: string, runId: string) =>
     requestJson<{ run: AgentRun; cancel_requested: boolean }>(
       "POST",

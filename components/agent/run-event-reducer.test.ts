@@ -23,7 +23,11 @@ describe("reduceRunEvent", () => {
     const view = reduceRunEvents(initial(), recordedPatchRetryRun());
     expect(
       view.items.map((item) =>
-        item.kind === "text" ? `text: ${item.text}` : `tool: ${item.title} (${item.status})`,
+        item.kind === "text"
+          ? `text: ${item.text}`
+          : item.kind === "tool"
+            ? `tool: ${item.title} (${item.status})`
+            : `approval: ${item.description}`,
       ),
     ).toEqual([
       "text: I'll change the heading right away.",
@@ -163,5 +167,47 @@ describe("reduceRunEvent", () => {
   it("is running from the first event and waiting before it", () => {
     expect(initial().phase).toBe("waiting");
     expect(reduceRunEvents(initial(), recordedPatchRetryRun().slice(0, 1)).phase).toBe("running");
+  });
+
+  it("shows an approval request as a pending card among the rows, then its decision", () => {
+    const event = (seq: number, type: string, payload: Record<string, unknown>) => ({
+      seq,
+      run_id: recordedRunId,
+      app_id: "app",
+      type: type as "approval.requested",
+      ts: new Date(0).toISOString(),
+      payload,
+    });
+    const requested = reduceRunEvents(initial(), [
+      event(1, "run.accepted", {}),
+      event(2, "approval.requested", {
+        approval_id: "a1",
+        kind: "command",
+        description: "Run npm test",
+        context: { command: "npm test", cwd: "/work" },
+      }),
+    ]);
+    expect(requested.items).toEqual([
+      {
+        kind: "approval",
+        approvalId: "a1",
+        approvalKind: "command",
+        description: "Run npm test",
+        diff: null,
+        command: "npm test",
+        cwd: "/work",
+        decision: null,
+        decidedBy: null,
+      },
+    ]);
+    const resolved = reduceRunEvent(
+      requested,
+      event(3, "approval.resolved", {
+        approval_id: "a1",
+        decision: "decline",
+        decided_by: "timeout",
+      }),
+    );
+    expect(resolved.items[0]).toMatchObject({ decision: "decline", decidedBy: "timeout" });
   });
 });

@@ -48,8 +48,26 @@ export interface TextItem {
   text: string;
 }
 
-/** What the reply shows, in order: paragraphs of streamed text between tool calls. */
-export type TimelineItem = TextItem | ToolCallItem;
+export type ApprovalChoice = "accept" | "accept_for_session" | "decline";
+
+/** An engine's question to the person, shown among the tool rows until (and after) it is answered. */
+export interface ApprovalItem {
+  kind: "approval";
+  approvalId: string;
+  /** `file_change`, `command` or `permission`. */
+  approvalKind: string;
+  description: string;
+  diff: string | null;
+  command: string | null;
+  cwd: string | null;
+  /** Null while pending. */
+  decision: ApprovalChoice | null;
+  /** `user`, `policy`, `timeout` or `cancel`. */
+  decidedBy: string | null;
+}
+
+/** What the reply shows, in order: paragraphs of streamed text between tool calls and approvals. */
+export type TimelineItem = TextItem | ToolCallItem | ApprovalItem;
 
 export interface ChangedFile {
   path: string;
@@ -204,13 +222,50 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
         cancelMessage: readString(payload.message),
       };
     // Lifecycle and engine events that never render on their own.
-    case "checkpoint.created":
     case "approval.requested":
+      return requestApproval(running(view), payload);
     case "approval.resolved":
+      return resolveApproval(view, payload);
+    case "checkpoint.created":
       return view;
     default:
       return view;
   }
+}
+
+function requestApproval(view: RunView, payload: Record<string, unknown>): RunView {
+  const approvalId = readString(payload.approval_id);
+  if (
+    !approvalId ||
+    view.items.some((item) => item.kind === "approval" && item.approvalId === approvalId)
+  )
+    return view;
+  const context = (payload.context ?? {}) as Record<string, unknown>;
+  const item: ApprovalItem = {
+    kind: "approval",
+    approvalId,
+    approvalKind: readString(payload.kind) ?? "permission",
+    description: readString(payload.description) ?? "",
+    diff: readString(context.diff),
+    command: readString(context.command),
+    cwd: readString(context.cwd),
+    decision: null,
+    decidedBy: null,
+  };
+  return { ...view, items: [...view.items, item] };
+}
+
+function resolveApproval(view: RunView, payload: Record<string, unknown>): RunView {
+  const approvalId = readString(payload.approval_id);
+  const decision = readString(payload.decision) as ApprovalChoice | null;
+  return {
+    ...view,
+    items: view.items.map((item) =>
+      item.kind === "approval" && item.approvalId === approvalId
+        ? { ...item, decision: decision ?? "decline", decidedBy: readString(payload.decided_by) }
+        : item,
+    ),
+  };
 }
 
 function running(view: RunView): RunView {

@@ -2,6 +2,7 @@
 
 import { CircleAlert, CircleSlash, Info } from "lucide-react";
 import { useMemo } from "react";
+import { ApprovalCard } from "./approval-card";
 import { FilesChangedChip } from "./files-changed-chip";
 import { formatUsage } from "./format-usage";
 import { MarkdownMessage } from "./markdown-message";
@@ -15,9 +16,12 @@ import { ToolCallRow } from "./tool-call-row";
  * changed and what it cost. Lifecycle events have no rendering of their own.
  */
 export function RunReply({
+  appId,
   view,
   onOpenDiff,
 }: {
+  /** For answering approval cards; absent where the reply is only shown (tests, history). */
+  appId?: string;
   view: RunView;
   /** Opens the run's diff, scrolled to the given files when there are any. */
   onOpenDiff: (paths?: string[]) => void;
@@ -37,6 +41,8 @@ export function RunReply({
       {view.items.map((item) =>
         item.kind === "text" ? (
           <MarkdownMessage key={item.id} text={item.text} streaming={active && item === last} />
+        ) : item.kind === "approval" ? (
+          <ApprovalCard key={item.approvalId} appId={appId ?? ""} runId={view.runId} item={item} />
         ) : (
           <ToolCallRow key={item.callId} item={item} onOpenDiff={openDiff} />
         ),

@@ -67,7 +67,7 @@ export const RunTurn = memo(function RunTurn({
       <UserMessage input={run.input} />
       <div aria-live={replyActive && hasEvents ? "polite" : undefined} aria-atomic="false">
         {hasEvents || active ? (
-          <RunReply view={view} onOpenDiff={openDiff} />
+          <RunReply appId={appId} view={view} onOpenDiff={openDiff} />
         ) : (
           <StoredReply run={run} />
         )}

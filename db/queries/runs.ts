@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, notInArray, sql } from "drizzle-orm";
 import type { Executor } from "../client";
 import {
   type AgentRunRow,
@@ -169,4 +169,12 @@ export async function insertRunEvents(
     select run_id, seq, type, payload, created_at
     from jsonb_to_recordset(${rows}::jsonb)
       as row(run_id uuid, seq integer, type text, payload jsonb, created_at timestamptz)`);
+}
+
+/** Runs that are over but still have an engine process recorded (left by a dead server). */
+export async function listFinishedRunsWithEnginePid(db: Executor): Promise<AgentRunRow[]> {
+  return db
+    .select()
+    .from(agentRun)
+    .where(and(isNotNull(agentRun.enginePid), notInArray(agentRun.status, [...activeRunStatuses])));
 }

@@ -1,4 +1,10 @@
-import type { AgentRunRow, AppRow, CheckpointRow, RevisionRow } from "@/db/schema";
+import type {
+  AgentRunRow,
+  AppRow,
+  ApprovalRequestRow,
+  CheckpointRow,
+  RevisionRow,
+} from "@/db/schema";
 
 /** Wire shapes are snake_case, as in PRODUCT.md; rows never leave the server as they are. */
 export function serializeApp(app: AppRow) {
@@ -51,6 +57,7 @@ export function serializeRun(run: AgentRunRow) {
     requested_model_id: run.requestedModelId,
     resolved_model_id: run.resolvedModelId,
     execution_engine: run.executionEngine,
+    approval_policy: run.approvalPolicy,
     engine_run_ref: run.engineRunRef,
     base_revision_id: run.baseRevisionId,
     result_revision_id: run.resultRevisionId,
@@ -64,6 +71,21 @@ export function serializeRun(run: AgentRunRow) {
   };
 }
 
+export function serializeApprovalRequest(request: ApprovalRequestRow) {
+  return {
+    id: request.id,
+    run_id: request.runId,
+    kind: request.kind,
+    description: request.description,
+    context: request.context,
+    decision: request.decision,
+    decided_by: request.decidedBy,
+    decided_at: request.decidedAt?.toISOString() ?? null,
+    created_at: request.createdAt.toISOString(),
+  };
+}
+
+export type ApprovalRequestJson = ReturnType<typeof serializeApprovalRequest>;
 export type AppJson = ReturnType<typeof serializeApp>;
 export type RevisionJson = ReturnType<typeof serializeRevision>;
 export type CheckpointJson = ReturnType<typeof serializeCheckpoint>;

@@ -1,13 +1,7 @@
 export { discoverCompatibleModels, parseModelList } from "./compatible-models";
-export type {
-  ResponseTextSink,
-  StreamTextKind,
-  StreamTextTap,
-} from "./coalesce-event-stream";
 export { estimateCostUsd, hasKnownPrice, type UsageForCost } from "./estimate-cost";
 export { keyedProviderDefinitions } from "./keyed-providers";
-export { getLanguageModel } from "./language-model";
-export { nodeHttpFetch } from "./node-http-fetch";
+export { getLanguageModel, type ProviderWireFormat } from "./language-model";
 export { addProviderAdvice, listModels, resetModelDiscoveryCache } from "./list-models";
 export { formatModelId, type ParsedModelId, parseModelId } from "./model-id";
 export {
@@ -19,3 +13,4 @@ export {
 } from "./model-info";
 export { detectOllamaModels } from "./ollama-models";
 export { resolveModel } from "./resolve-model";
+export { describeModelEndpoint, type ModelEndpoint } from "./engine-model";

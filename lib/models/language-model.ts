@@ -6,10 +6,11 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
-import { coalescingFetch, type StreamTextTap } from "./coalesce-event-stream";
-import { nodeHttpFetch } from "./node-http-fetch";
 import { keyedProviderApiKey, keyedProviderDefinitions } from "./keyed-providers";
 import { parseModelId } from "./model-id";
+
+/** The streaming wire format of a provider's answers, so a caller can wrap its fetch per format. */
+export type ProviderWireFormat = "openai-chat" | "openai-responses" | "anthropic" | "google";
 
 /**
  * The AI SDK model behind a resolved model id (see {@link resolveModel}). It checks only that the
@@ -20,14 +21,14 @@ import { parseModelId } from "./model-id";
 export function getLanguageModel(
   modelId: string,
   options: {
-    /** Observes every provider HTTP call (the run executor uses it to report rate limits). */
-    fetch?: typeof globalThis.fetch;
-    /** Receives streamed text off the wire, where the provider's format allows it. */
-    textTap?: StreamTextTap;
+    /**
+     * The fetch every provider call goes through, chosen per wire format (the native engine joins
+     * small stream pieces and taps text there); the platform fetch when absent.
+     */
+    fetchFor?: (format: ProviderWireFormat) => typeof globalThis.fetch;
   } = {},
 ): LanguageModel {
-  const fetch = options.fetch ?? nodeHttpFetch;
-  const { textTap } = options;
+  const fetchFor = options.fetchFor ?? (() => globalThis.fetch);
   const parsed = parseModelId(modelId);
   if (!parsed) {
     throw new PatchworkError(
@@ -52,18 +53,22 @@ export function getLanguageModel(
       }
       if (provider === "openai") {
         // `provider(model)` is the Responses API in AI SDK 6.
-        return createOpenAI({ apiKey, fetch: coalescingFetch("openai-responses", fetch, textTap) })(
-          modelName,
-        );
+        return createOpenAI({
+          apiKey,
+          baseURL: environment.OPENAI_BASE_URL,
+          fetch: fetchFor("openai-responses"),
+        })(modelName);
       }
       if (provider === "anthropic") {
-        return createAnthropic({ apiKey, fetch: coalescingFetch("anthropic", fetch, textTap) })(
-          modelName,
-        );
+        return createAnthropic({
+          apiKey,
+          baseURL: anthropicApiBase(environment.ANTHROPIC_BASE_URL),
+          fetch: fetchFor("anthropic"),
+        })(modelName);
       }
       // Gemini streams whole sentences per event, each with running usage: nothing to join, and
       // its text reaches the run through the SDK.
-      return createGoogleGenerativeAI({ apiKey, fetch })(modelName);
+      return createGoogleGenerativeAI({ apiKey, fetch: fetchFor("google") })(modelName);
     }
     case "compatible": {
       const baseURL = environment.OPENAI_COMPATIBLE_BASE_URL;
@@ -73,7 +78,7 @@ export function getLanguageModel(
         baseURL: baseURL.replace(/\/+$/, ""),
         apiKey: environment.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined,
         includeUsage: true,
-        fetch: coalescingFetch("openai-chat", fetch, textTap),
+        fetch: fetchFor("openai-chat"),
       }).chatModel(modelName);
     }
     case "ollama": {
@@ -84,7 +89,7 @@ export function getLanguageModel(
         name: "ollama",
         baseURL: `${environment.OLLAMA_BASE_URL.replace(/\/+$/, "")}/v1`,
         includeUsage: true,
-        fetch: coalescingFetch("openai-chat", fetch, textTap),
+        fetch: fetchFor("openai-chat"),
       }).chatModel(modelName);
     }
   }
@@ -96,4 +101,11 @@ function unconfigured(modelId: string, reason: string): PatchworkError {
     `Model ${modelId} cannot be used: ${reason}.`,
     { details: { model_id: modelId, reason } },
   );
+}
+
+/** ANTHROPIC_BASE_URL is the host (as Claude Code reads it); the AI SDK wants the `/v1` base. */
+function anthropicApiBase(baseUrl: string | undefined): string | undefined {
+  if (!baseUrl) return undefined;
+  const trimmed = baseUrl.replace(/\/+$/, "");
+  return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
 }

@@ -1,18 +1,9 @@
 import "server-only";
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
-import { PatchworkError } from "@/lib/errors";
-
-import { type EngineName, engineNames } from "./engine-names";
-
-export { type EngineName, engineNames };
-
-export interface EngineStatus {
-  id: EngineName;
-  label: string;
-  available: boolean;
-  reason?: string;
-}
+import type { EngineStatus } from "./engine";
+import { findEngineBinary, pinnedEngines } from "./engine-binaries";
+import type { EngineName } from "./engine-names";
 
 const externalEngines: Record<
   Exclude<EngineName, "native">,
@@ -42,44 +33,23 @@ function findBinary(name: string): string | null {
 }
 
 /**
- * One engine's availability. External engines fail closed: a missing binary says how to install
- * it, and since their adapters are not built in this version, an installed binary is still
- * reported unavailable rather than half-driven. Only the asked engine is looked for on PATH.
+ * The status of an engine this build has no adapter for: a missing binary says how to install it,
+ * and an installed one is still reported unavailable rather than half-driven.
  */
-function engineStatus(id: EngineName): EngineStatus {
+export function unbuiltEngineStatus(id: EngineName): EngineStatus {
   if (id === "native") return { id, label: "Patchwork agent", available: true };
   const engine = externalEngines[id];
-  const binary = findBinary(engine.binary);
+  const lookup = pinnedEngines[id] ? findEngineBinary(id) : null;
+  const binary = lookup ? (lookup.found ? lookup.path : null) : findBinary(engine.binary);
   return {
     id,
     label: engine.label,
     available: false,
+    code: "CODING_AGENT_ENGINE_UNAVAILABLE",
     reason: binary
       ? `${engine.label} was found at ${binary}, but this Patchwork version cannot drive it yet.`
-      : `The ${engine.binary} binary is not installed on the server (${engine.install}).`,
+      : lookup && !lookup.found
+        ? lookup.reason
+        : `The ${engine.binary} binary is not installed on the server (${engine.install}).`,
   };
-}
-
-/** Every engine's availability (the doctor behind GET /api/engines). */
-export function listEngines(): EngineStatus[] {
-  return engineNames.map(engineStatus);
-}
-
-/** Refuses a run on an engine that cannot start, before any work is done. */
-export async function preflightEngine(engine: string): Promise<void> {
-  if (!(engineNames as readonly string[]).includes(engine)) {
-    throw new PatchworkError("VALIDATION_FAILED", `Unknown engine "${engine}".`, {
-      details: { engines: engineNames },
-    });
-  }
-  const status = engineStatus(engine as EngineName);
-  if (!status.available) {
-    throw new PatchworkError(
-      "CODING_AGENT_ENGINE_UNAVAILABLE",
-      status.reason ?? `${status.label} is not available.`,
-      {
-        details: { engine },
-      },
-    );
-  }
 }

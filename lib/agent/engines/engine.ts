@@ -3,7 +3,7 @@ import type { ModelMessage } from "ai";
 import type { AgentRunRow, RunUsage } from "@/db/schema";
 import type { RunEventType } from "@/lib/agent/events/event-types";
 import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
-import type { EngineName } from "./engine-names";
+import type { ModelEndpoint } from "@/lib/models/engine-model";
 
 /**
  * The seam every coding engine plugs into. `executeRun` knows engines only through
@@ -12,7 +12,7 @@ import type { EngineName } from "./engine-names";
  * engine is one folder under `lib/agent/engines/` plus one line in the registry.
  */
 export interface CodingEngine {
-  id: EngineName;
+  id: string;
   /** Shown in the engine menu. */
   label: string;
   /**
@@ -29,7 +29,7 @@ export interface CodingEngine {
 }
 
 export interface EngineStatus {
-  id: EngineName;
+  id: string;
   label: string;
   available: boolean;
   /** Why not, when unavailable; always with the command or setting that fixes it. */
@@ -40,18 +40,8 @@ export interface EngineStatus {
   binaryPath?: string;
 }
 
-/** The pinned model as an engine sees it: what it is called and how to reach its provider. */
-export interface EngineModel {
-  /** Patchwork's model id, e.g. `openai:gpt-5` or `compatible:qwen`. */
-  id: string;
-  provider: string;
-  /** The provider's own name for the model. */
-  name: string;
-  /** The provider endpoint, without a trailing slash (e.g. `http://127.0.0.1:11434/v1`). */
-  baseUrl?: string;
-  /** Passed to the engine through its environment only, never written to events or logs. */
-  apiKey?: string;
-}
+/** The pinned model as an engine sees it (see {@link describeModelEndpoint}). */
+export type EngineModel = ModelEndpoint;
 
 export interface EngineRunInput {
   run: AgentRunRow;
@@ -89,7 +79,12 @@ export type EngineWorkspace =
 export interface EngineSink {
   text(delta: string): void;
   reasoning(delta: string): void;
-  emit(type: Exclude<RunEventType, TerminalOrInternalEventType>, payload: object): Promise<void>;
+  emit(
+    type: Exclude<RunEventType, TerminalOrInternalEventType>,
+    payload: Record<string, unknown>,
+  ): Promise<void>;
+  /** Resolves once everything sent so far is stored; throws a failed background text write. */
+  flush(): Promise<void>;
   /** Stores the engine's thread/session id on the run as soon as it exists (resumable after a kill). */
   recordEngineRunRef(ref: string): Promise<void>;
   /** Records the engine's process group so a restarted server can reap what a dead one left. */

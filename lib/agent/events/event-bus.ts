@@ -23,6 +23,9 @@ export interface RunEventBus {
   subscribe(runId: string, listener: (signal: RunEventSignal) => void): () => void;
   publishCancel(runId: string): Promise<void>;
   subscribeCancel(listener: (runId: string) => void): () => void;
+  /** Tells the process waiting on an approval request that it was decided. */
+  publishApprovalDecided(approvalId: string): Promise<void>;
+  subscribeApprovalDecided(approvalId: string, listener: () => void): () => void;
   close(): Promise<void>;
 }
 
@@ -55,6 +58,15 @@ class LocalRunEventBus implements RunEventBus {
     return () => this.emitter.off("cancel", listener);
   }
 
+  async publishApprovalDecided(approvalId: string): Promise<void> {
+    this.emitter.emit(`approval:${approvalId}`);
+  }
+
+  subscribeApprovalDecided(approvalId: string, listener: () => void): () => void {
+    this.emitter.on(`approval:${approvalId}`, listener);
+    return () => this.emitter.off(`approval:${approvalId}`, listener);
+  }
+
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }
@@ -80,6 +92,8 @@ class PostgresRunEventBus extends LocalRunEventBus {
     const rest = payload.slice(separator + 1);
     if (kind === "cancel") {
       this.emitter.emit("cancel", rest);
+    } else if (kind === "approval") {
+      this.emitter.emit(`approval:${rest}`);
     } else if (kind === "events" || kind === "event") {
       // "events" names every run that wrote in one turn; "event" (one run) is what processes of
       // the previous version send, which may share the database during a rolling deploy.
@@ -129,6 +143,11 @@ class PostgresRunEventBus extends LocalRunEventBus {
   override async publishCancel(runId: string): Promise<void> {
     await super.publishCancel(runId);
     await this.client`select pg_notify(${channel}, ${`cancel:${runId}`})`;
+  }
+
+  override async publishApprovalDecided(approvalId: string): Promise<void> {
+    await super.publishApprovalDecided(approvalId);
+    await this.client`select pg_notify(${channel}, ${`approval:${approvalId}`})`;
   }
 
   override async close(): Promise<void> {

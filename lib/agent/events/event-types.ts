@@ -53,4 +53,10 @@ export const runErrorCodes = {
   internal: "CODING_AGENT_INTERNAL_ERROR",
   toolInputValidation: "TOOL_INPUT_VALIDATION_FAILED",
   toolTimeout: "TOOL_TIMEOUT",
+  toolDeclined: "TOOL_APPROVAL_DECLINED",
+  engineCrashed: "CODING_AGENT_ENGINE_CRASHED",
+  engineUnavailable: "CODING_AGENT_ENGINE_UNAVAILABLE",
+  engineUnsupportedRuntime: "CODING_AGENT_ENGINE_UNSUPPORTED_RUNTIME",
+  budgetExceeded: "CODING_AGENT_BUDGET_EXCEEDED",
+  loopDetected: "CODING_AGENT_LOOP_DETECTED",
 } as const;

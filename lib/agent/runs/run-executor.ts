@@ -1,26 +1,35 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { getRevision } from "@/db/queries/revisions";
+import { listRunsForApp, updateRun } from "@/db/queries/runs";
 import type { AgentRunRow, RunUsage } from "@/db/schema";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
 import { logServerError } from "@/lib/log";
-import { estimateCostUsd, getLanguageModel } from "@/lib/models";
-import { buildPreview } from "@/lib/preview";
-import { commitRevision, createCheckpoint, diffRevisions, getDraftRevision } from "@/lib/workspace";
+import { getEngine } from "@/lib/agent/engines/registry";
+import { getRunEventBus } from "@/lib/agent/events/event-bus";
+import { runErrorCodes } from "@/lib/agent/events/event-types";
+import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
+import {
+  openWorkspaceSession,
+  type WorkspaceSession,
+} from "@/lib/agent/workspace/workspace-session";
+import { describeModelEndpoint, estimateCostUsd } from "@/lib/models";
+import {
+  commitRevision,
+  createCheckpoint,
+  diffRevisions,
+  type FileChange,
+  getDraftRevision,
+} from "@/lib/workspace";
 import { lookupPath } from "@/lib/workspace/tree-store";
 import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
-import { getRunEventBus } from "@/lib/agent/events/event-bus";
-import { runErrorCodes } from "@/lib/agent/events/event-types";
-import { runNativeAgent } from "@/lib/agent/engines/native/native-agent";
-import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 import { RunCancelled, RunFailure } from "./run-failure";
 import { getRunLocks } from "./run-locks";
-import { buildSystemPrompt } from "@/lib/agent/engines/native/system-prompt";
-import type { ToolContext, VerificationResult } from "@/lib/agent/engines/native/tools";
-import { typeCheckWorkspace } from "@/lib/agent/engines/native/type-check";
-import { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
+import { InactivityWatchdog } from "./inactivity-watchdog";
+import { createRunApprovals } from "./run-approvals";
+import { createRunSink } from "./run-sink";
 
 interface Execution {
   runId: string;
@@ -69,57 +78,98 @@ async function executeRun(
   const unsubscribe = bus.subscribeCancel((runId) => {
     if (runId === run.id) controller.abort(new RunCancelled());
   });
+  const runTimeoutMs = environment.APPS_CODING_AGENT_RUN_TIMEOUT_S * 1000;
+  const runTimer = setTimeout(
+    () =>
+      controller.abort(
+        new RunFailure(
+          runErrorCodes.budgetExceeded,
+          `The run did not finish within ${environment.APPS_CODING_AGENT_RUN_TIMEOUT_S} s, so it was stopped; nothing was changed.`,
+        ),
+      ),
+    runTimeoutMs,
+  );
+  let session: WorkspaceSession | null = null;
+  let watchdog: InactivityWatchdog | null = null;
   let outputText = "";
   try {
     if (!run.baseRevisionId || !run.resolvedModelId)
       throw new Error("run is missing its base revision or model");
-    const modelId = run.resolvedModelId;
-    const overlay = await WorkspaceOverlay.open(handle.db, {
-      appId: run.appId,
-      revisionId: run.baseRevisionId,
-    });
-    let verifications = 0;
-    const context: ToolContext = {
-      overlay,
-      patchFailures: new Map(),
-      writeFileUnlocked: new Set(),
-      legacyWriteFileEnabled: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE,
-      autoVerifyPatch: environment.APPS_CODING_AGENT_AUTO_VERIFY_PATCH,
-      verify: async (): Promise<VerificationResult> => {
-        verifications += 1;
-        const started = performance.now();
-        const files = await overlay.snapshot();
-        const [build, typeErrors] = await Promise.all([
-          buildPreview({ key: `run:${run.id}:verify:${verifications}`, appId: run.appId, files }),
-          typeCheckWorkspace(files),
-        ]);
-        const diagnostics = [...build.diagnostics, ...typeErrors];
-        return {
-          ok: build.ok && typeErrors.length === 0,
-          diagnostics,
-          duration_ms: Math.round(performance.now() - started),
-        };
-      },
-    };
-    const { appName, messages } = await loadConversation(handle.db, run);
-    const result = await runNativeAgent({
-      createModel: ({ fetch, textTap }) =>
-        getLanguageModel(modelId, { fetch: rateLimitObserver(writer, fetch), textTap }),
-      system: buildSystemPrompt({
-        appName,
-        writeFileAvailable: environment.APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE,
-      }),
-      messages,
-      context,
+    const engine = getEngine(run.executionEngine);
+    if (!engine) {
+      throw new RunFailure(
+        runErrorCodes.engineUnavailable,
+        `The ${run.executionEngine} engine is not available on this server.`,
+      );
+    }
+    session = await openWorkspaceSession(handle, run, engine.workspaceForm);
+    // External engines get the executor's watchdog; the native agent has its own, finer one.
+    const inactivityS = environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S;
+    watchdog =
+      engine.workspaceForm === "folder"
+        ? new InactivityWatchdog(inactivityS * 1000, () =>
+            controller.abort(
+              new RunFailure(
+                runErrorCodes.modelTimeout,
+                `${engine.label} sent nothing for ${inactivityS} s, so the run was stopped; nothing was changed.`,
+              ),
+            ),
+          )
+        : null;
+    const sink = createRunSink({
+      handle,
+      run,
       writer,
-      signal: controller.signal,
-      maxIterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS,
-      toolTimeoutMs: environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S * 1000,
+      onActivity: () => watchdog?.touch(),
+      requestApproval: createRunApprovals({
+        handle,
+        bus,
+        run,
+        writer,
+        signal: controller.signal,
+        timeoutMs: environment.APPS_CODING_AGENT_APPROVAL_TIMEOUT_S * 1000,
+        onWaitStart: () => watchdog?.pause(),
+        onWaitEnd: () => watchdog?.resume(),
+      }),
+      recordProcess: async (pid) => {
+        await updateRun(handle.db, { id: run.id, enginePid: pid });
+      },
     });
+    const result = await engine.run(
+      {
+        run,
+        model: describeModelEndpoint(run.resolvedModelId),
+        input: run.input,
+        conversation: await loadConversation(handle.db, run),
+        resumeRef: await previousEngineRunRef(handle, run),
+        workspace: session.workspace,
+        approvalPolicy: run.approvalPolicy,
+        signal: controller.signal,
+        limits: {
+          maxIterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS,
+          inactivityTimeoutMs: environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S * 1000,
+          runTimeoutMs,
+          maxCostUsd: Number.POSITIVE_INFINITY,
+        },
+      },
+      sink,
+    );
     outputText = result.text;
-    if (controller.signal.aborted) throw new RunCancelled();
+    if (controller.signal.aborted) throw controller.signal.reason ?? new RunCancelled();
+    await sink.flush();
 
-    const resultRevisionId = await commitRunChanges(handle, run, overlay, writer);
+    const { changes, refused } = await session.changes();
+    if (refused.length > 0) {
+      await writer.emit("notice", {
+        kind: "files_refused",
+        message: `${refused.length === 1 ? "One file was" : `${refused.length} files were`} not saved: ${refused
+          .slice(0, 5)
+          .map((entry) => `${entry.path} (${entry.reason})`)
+          .join("; ")}${refused.length > 5 ? "; …" : ""}.`,
+        data: { paths: refused.slice(0, 50) },
+      });
+    }
+    const resultRevisionId = await commitRunChanges(handle, run, changes, writer);
     if (result.hitIterationLimit) {
       await writer.emit("notice", {
         kind: "iteration_limit",
@@ -129,14 +179,16 @@ async function executeRun(
     }
     const usage: RunUsage = {
       ...result.usage,
-      total_cost_usd: estimateCostUsd(run.resolvedModelId, {
-        inputTokens: result.usage.input_tokens,
-        outputTokens: result.usage.output_tokens,
-        inputTokenDetails: {
-          cacheReadTokens: result.usage.cache_read_input_tokens,
-          cacheWriteTokens: result.usage.cache_creation_input_tokens,
-        },
-      }),
+      total_cost_usd:
+        result.usage.total_cost_usd ??
+        estimateCostUsd(run.resolvedModelId, {
+          inputTokens: result.usage.input_tokens,
+          outputTokens: result.usage.output_tokens,
+          inputTokenDetails: {
+            cacheReadTokens: result.usage.cache_read_input_tokens,
+            cacheWriteTokens: result.usage.cache_creation_input_tokens,
+          },
+        }),
     };
     await writer.emit("usage", { ...usage });
     if (outputText.trim() === "") {
@@ -164,28 +216,36 @@ async function executeRun(
       );
       return;
     }
-    const { code, message } = describeRunError(error);
+    // A watchdog's reason names what happened better than the abort error it caused.
+    const reason = RunFailure.isInstance(controller.signal.reason)
+      ? controller.signal.reason
+      : error;
+    const { code, message } = describeRunError(reason);
     await writer.finish(
       "run.failed",
       { code, message },
       { status: "failed", errorCode: code, errorMessage: message, outputText },
     );
   } finally {
+    clearTimeout(runTimer);
+    watchdog?.dispose();
     unsubscribe();
+    await session
+      ?.close()
+      .catch((error) => logServerError(`could not remove the workspace of run ${run.id}`, error));
   }
 }
 
 /**
- * Turns the overlay into one revision between a pre-run and a post-run checkpoint. If the person
+ * Turns the run's changes into one revision between a pre-run and a post-run checkpoint. If the person
  * saved a file meanwhile, the run still lands on top as long as none of its files were touched.
  */
 async function commitRunChanges(
   handle: DatabaseHandle,
   run: AgentRunRow,
-  overlay: WorkspaceOverlay,
+  changes: FileChange[],
   writer: RunEventWriter,
 ): Promise<string | null> {
-  const changes = await overlay.changes();
   if (changes.length === 0) return null;
   const message = `Agent: ${run.input.length > 72 ? `${run.input.slice(0, 71)}…` : run.input}`;
   const commit = (baseRevisionId: string) =>
@@ -273,30 +333,19 @@ async function summarizeChanges(
   };
 }
 
-/**
- * Wraps fetch to tell the person when the provider rate-limits: the AI SDK retries on its own
- * (honouring retry-after), and without this the run would just look stuck.
- */
-function rateLimitObserver(
-  writer: RunEventWriter,
-  fetch: typeof globalThis.fetch,
-): typeof globalThis.fetch {
-  return async (input, init) => {
-    const response = await fetch(input, init);
-    if (response.status === 429) {
-      const retryAfter = Number(response.headers.get("retry-after"));
-      const resetAt =
-        Number.isFinite(retryAfter) && retryAfter > 0
-          ? new Date(Date.now() + retryAfter * 1000).toISOString()
-          : null;
-      await writer.emit("notice", {
-        kind: "rate_limit",
-        message: resetAt
-          ? `The model provider is rate limiting; retrying after ${retryAfter} s.`
-          : "The model provider is rate limiting; retrying shortly.",
-        data: { reset_at: resetAt, status: 429 },
-      });
-    }
-    return response;
-  };
+/** The thread or session id the app's previous run on the same engine left, to continue it. */
+async function previousEngineRunRef(
+  handle: DatabaseHandle,
+  run: AgentRunRow,
+): Promise<string | null> {
+  if (run.executionEngine === "native") return null;
+  const earlier = await listRunsForApp(handle.db, { appId: run.appId, limit: 20 });
+  const previous = earlier.findLast(
+    (candidate) =>
+      candidate.id !== run.id &&
+      candidate.createdAt <= run.createdAt &&
+      candidate.executionEngine === run.executionEngine &&
+      candidate.engineRunRef,
+  );
+  return previous?.engineRunRef ?? null;
 }

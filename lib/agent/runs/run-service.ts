@@ -11,9 +11,9 @@ import {
   requestRunCancel,
 } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
-import { preflightEngine } from "@/lib/agent/engines/engine-status";
+import { preflightEngine, preflightEngineModel } from "@/lib/agent/engines/registry";
 import { PatchworkError } from "@/lib/errors";
-import { resolveModel } from "@/lib/models";
+import { describeModelEndpoint, resolveModel } from "@/lib/models";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { localExecutions, startRunExecution } from "./run-executor";
 import { RunCancelled } from "./run-failure";
@@ -25,6 +25,8 @@ export interface CreateRunInput {
   messages?: { role: "user" | "assistant"; content: string }[];
   modelId?: string | null;
   engine?: string | null;
+  /** `ask` (default) or `auto`; meaningless for the native engine, which asks nothing. */
+  approvalPolicy?: "ask" | "auto" | null;
 }
 
 /**
@@ -41,8 +43,9 @@ export async function createRun(
   input: CreateRunInput,
 ): Promise<AgentRunRow> {
   const engine = input.engine ?? "native";
-  await preflightEngine(engine);
+  const codingEngine = await preflightEngine(engine);
   const model = await resolveModel(input.modelId ?? null);
+  preflightEngineModel(codingEngine, describeModelEndpoint(model.id));
   const runId = randomUUID();
   const locks = getRunLocks(handle);
   // Registered before the row exists, so this process's recovery sweep never mistakes it for an orphan.
@@ -72,6 +75,7 @@ export async function createRun(
         requestedModelId: input.modelId ?? "auto",
         resolvedModelId: model.id,
         executionEngine: engine,
+        approvalPolicy: input.approvalPolicy ?? "ask",
         baseRevisionId: app.draftRevisionId,
       });
       await insertCheckpoint(transaction, {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StreamTextKind } from "@/lib/models";
+import type { StreamTextKind } from "./coalesce-event-stream";
 import { EarlyText } from "./early-text";
 
 function setUp() {

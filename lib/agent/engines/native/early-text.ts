@@ -1,4 +1,4 @@
-import type { ResponseTextSink, StreamTextKind, StreamTextTap } from "@/lib/models";
+import type { ResponseTextSink, StreamTextKind, StreamTextTap } from "./coalesce-event-stream";
 
 /** One model response's early text, and how much of it the SDK has reported since. */
 interface ResponseRecord {

@@ -11,12 +11,13 @@ import {
 import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
 import { logServerError } from "@/lib/log";
-import { nodeHttpFetch, type StreamTextTap } from "@/lib/models";
-import { EarlyText } from "./early-text";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
-import { createEventLoopYielder } from "./event-loop-yielder";
-import type { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
+import type { EngineSink } from "../engine";
+import type { StreamTextTap } from "./coalesce-event-stream";
+import { EarlyText } from "./early-text";
+import { createEventLoopYielder } from "./event-loop-yielder";
+import { nodeHttpFetch } from "./node-http-fetch";
 import {
   type AgentTool,
   agentTools,
@@ -34,7 +35,7 @@ export interface NativeAgentInput {
   system: string;
   messages: ModelMessage[];
   context: ToolContext;
-  writer: RunEventWriter;
+  sink: EngineSink;
   signal: AbortSignal;
   maxIterations: number;
   toolTimeoutMs: number;
@@ -54,7 +55,7 @@ export interface NativeAgentResult {
  * TOOL_INPUT_VALIDATION_FAILED and the loop goes on instead of ending the run.
  */
 export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAgentResult> {
-  const { writer, context } = input;
+  const { sink: writer, context } = input;
   const watchdog = new ModelWatchdog(input.toolTimeoutMs, input.signal);
   const startedCalls = new Set<string>();
   const writeFileOpen = () => context.legacyWriteFileEnabled || context.writeFileUnlocked.size > 0;
@@ -92,8 +93,7 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   };
   // Text is shown as it comes off the wire; the SDK's later copy of it only fills `text` below.
   const earlyText = new EarlyText(
-    (kind, text) =>
-      writer.emitInBackground(kind === "text" ? "assistant.delta" : "reasoning.delta", { text }),
+    (kind, text) => (kind === "text" ? writer.text(text) : writer.reasoning(text)),
     (detail) => logServerError("early text switched off for a run", new Error(detail)),
   );
   const result = streamText({
@@ -136,12 +136,12 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
           if (part.text) {
             text += part.text;
             const unseen = earlyText.unseen("text", part.text);
-            if (unseen) writer.emitInBackground("assistant.delta", { text: unseen });
+            if (unseen) writer.text(unseen);
           }
           break;
         case "reasoning-delta": {
           const unseen = part.text && earlyText.unseen("reasoning", part.text);
-          if (unseen) writer.emitInBackground("reasoning.delta", { text: unseen });
+          if (unseen) writer.reasoning(unseen);
           break;
         }
         case "tool-error":
@@ -217,7 +217,7 @@ async function executeTool(
   callId: string,
   input: NativeAgentInput,
 ): Promise<unknown> {
-  const { writer } = input;
+  const { sink: writer } = input;
   const started = performance.now();
   const validated = validateToolInput(agentTool.inputSchema, rawInput);
   const title = validated.ok ? agentTool.title(validated.value) : humanToolName(agentTool.name);

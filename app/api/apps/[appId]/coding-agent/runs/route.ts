@@ -27,6 +27,7 @@ export const POST = route<{ appId: string }>(async (request, { params }) => {
     messages: body.messages,
     modelId: body.model_id ?? null,
     engine: body.engine ?? null,
+    approvalPolicy: body.approval_policy ?? null,
   });
   return Response.json({ run: serializeRun(run) }, { status: 201 });
 });

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { uuidSchema } from "@/lib/api/schemas";
-import { engineNames } from "@/lib/agent/engines/engine-names";
 
 export const createRunBodySchema = z
   .object({
@@ -18,7 +17,8 @@ export const createRunBodySchema = z
       .max(200)
       .optional(),
     model_id: z.string().trim().min(1).max(200).nullable().optional(),
-    engine: z.enum(engineNames).nullable().optional(),
+    engine: z.string().trim().min(1).max(100).nullable().optional(),
+    approval_policy: z.enum(["ask", "auto"]).nullable().optional(),
   })
   .strict();
 
@@ -39,7 +39,7 @@ export const lastEventIdSchema = z
 export const approvalParamsSchema = z.object({
   appId: uuidSchema,
   runId: uuidSchema,
-  approvalId: z.string().min(1).max(200),
+  approvalId: uuidSchema,
 });
 export const approvalBodySchema = z
   .object({ decision: z.enum(["accept", "accept_for_session", "decline"]) })

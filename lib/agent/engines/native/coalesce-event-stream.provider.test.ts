@@ -8,8 +8,8 @@ import {
   coalescingFetch,
   type ProviderStreamFormat,
   type StreamTextTap,
-} from "@/lib/models/coalesce-event-stream";
-import { nodeHttpFetch } from "@/lib/models/node-http-fetch";
+} from "./coalesce-event-stream";
+import { nodeHttpFetch } from "./node-http-fetch";
 import { startTestJsonServer, type TestJsonServer } from "@/lib/models/test-json-server";
 
 /*

@@ -1,0 +1,61 @@
+import "server-only";
+import type { DatabaseHandle } from "@/db/client";
+import { updateRun } from "@/db/queries/runs";
+import type { AgentRunRow } from "@/db/schema";
+import type {
+  ApprovalDecision,
+  ApprovalRequestInput,
+  EngineSink,
+} from "@/lib/agent/engines/engine";
+import type { RunEventWriter } from "@/lib/agent/events/run-event-writer";
+
+export interface RunSinkOptions {
+  handle: DatabaseHandle;
+  run: AgentRunRow;
+  writer: RunEventWriter;
+  /** Called on every event from the engine, so the inactivity watchdog sees it alive. */
+  onActivity?: () => void;
+  /** Stores an approval request and waits for its decision (see run-approvals). */
+  requestApproval?: (request: ApprovalRequestInput) => Promise<ApprovalDecision>;
+  /** Records the engine's process group on the run. */
+  recordProcess?: (pid: number | null) => Promise<void>;
+}
+
+/**
+ * The {@link EngineSink} of one run, over its event writer: text goes to the writer's background
+ * queue (no promise per delta), structured events are awaited so they are stored in order.
+ */
+export function createRunSink(options: RunSinkOptions): EngineSink {
+  const { writer, handle, run } = options;
+  const touch = options.onActivity ?? (() => undefined);
+  return {
+    text(delta) {
+      touch();
+      writer.emitInBackground("assistant.delta", { text: delta });
+    },
+    reasoning(delta) {
+      touch();
+      writer.emitInBackground("reasoning.delta", { text: delta });
+    },
+    async emit(type, payload) {
+      touch();
+      await writer.emit(type, payload);
+    },
+    flush: () => writer.flush(),
+    async recordEngineRunRef(ref) {
+      touch();
+      await updateRun(handle.db, { id: run.id, engineRunRef: ref });
+    },
+    async recordProcess(pid) {
+      if (!options.recordProcess) return;
+      await options.recordProcess(pid);
+    },
+    async requestApproval(request) {
+      if (!options.requestApproval) {
+        // No approval store for this run: fail closed.
+        return "decline";
+      }
+      return options.requestApproval(request);
+    },
+  };
+}
