@@ -107,6 +107,8 @@ export default defineConfig({
         ...modelEnvironment,
         PATCHWORK_DATA_DIR: process.env.PATCHWORK_E2E_DATA_DIR,
         PATCHWORK_AUTH_TOKEN: "",
+        // TEST-ONLY: the scripted folder engine the approval-card spec drives.
+        PATCHWORK_TEST_ENGINES: "1",
       },
     },
     {

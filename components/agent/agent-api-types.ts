@@ -44,6 +44,8 @@ export interface CreateRunBody {
   input: string;
   messages?: ConversationMessage[];
   model_id?: string | null;
+  engine?: string | null;
+  approval_policy?: "ask" | "auto" | null;
 }
 
 export const activeRunStatuses: readonly RunStatus[] = ["queued", "running"];

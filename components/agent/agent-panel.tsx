@@ -16,6 +16,7 @@ import { withContext } from "./composer-context";
 import { ConversationView } from "./conversation-view";
 import { EmptyConversation } from "./empty-conversation";
 import { anyModelAvailable, autoModelId, modelStorageKey, requestedModelId } from "./model-choice";
+import { type ApprovalPolicyChoice, EngineMenu } from "./engine-menu";
 import { ModelPicker } from "./model-picker";
 import { NoModelNotice } from "./no-model-notice";
 import { RestoreCheckpointDialog } from "./restore-checkpoint-dialog";
@@ -40,6 +41,10 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
   const models = useQuery(modelsQuery());
   const [storedModel, setStoredModel] = useStoredValue(modelStorageKey(appId));
   const modelChoice = storedModel ?? autoModelId;
+  const [storedEngine, setStoredEngine] = useStoredValue(`patchwork:engine:${appId}`);
+  const [storedPolicy, setStoredPolicy] = useStoredValue(`patchwork:approval-policy:${appId}`);
+  const engineChoice = storedEngine ?? "native";
+  const policyChoice: ApprovalPolicyChoice = storedPolicy === "auto" ? "auto" : "ask";
   const [showEarlier, setShowEarlier] = useState(false);
   const [checkpointsOpen, setCheckpointsOpen] = useState(false);
   const [restoreRequest, setRestoreRequest] = useState<RestoreRequest | null>(null);
@@ -95,7 +100,10 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
       );
       return true;
     }
-    return conversation.send(withContext(text, attachments), requestedModelId(modelChoice));
+    return conversation.send(withContext(text, attachments), requestedModelId(modelChoice), {
+      engine: engineChoice,
+      approvalPolicy: policyChoice,
+    });
   };
 
   const error = conversation.submitError;
@@ -249,15 +257,24 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
           onStop={conversation.stop}
           seed={seed}
           footer={
-            <ModelPicker
-              models={models.data}
-              value={modelChoice}
-              onChange={(modelId) => {
-                setStoredModel(modelId === autoModelId ? null : modelId);
-                if (error?.code === "CODING_AGENT_MODEL_UNAVAILABLE") setSubmitError(null);
-              }}
-              disabled={noModel}
-            />
+            <div className="flex flex-wrap items-center gap-2">
+              <ModelPicker
+                models={models.data}
+                value={modelChoice}
+                onChange={(modelId) => {
+                  setStoredModel(modelId === autoModelId ? null : modelId);
+                  if (error?.code === "CODING_AGENT_MODEL_UNAVAILABLE") setSubmitError(null);
+                }}
+                disabled={noModel}
+              />
+              <EngineMenu
+                value={engineChoice}
+                onChange={(engine) => setStoredEngine(engine === "native" ? null : engine)}
+                policy={policyChoice}
+                onPolicyChange={(policy) => setStoredPolicy(policy === "ask" ? null : policy)}
+                disabled={running}
+              />
+            </div>
           }
         />
       </div>

@@ -68,13 +68,23 @@ export function useAgentConversation(appId: string) {
   });
 
   /** Starts a run; resolves false (and says why) when the server refuses it. */
-  const send = async (input: string, modelId: string | null): Promise<boolean> => {
+  const send = async (
+    input: string,
+    modelId: string | null,
+    engine: { engine: string; approvalPolicy: "ask" | "auto" } = {
+      engine: "native",
+      approvalPolicy: "ask",
+    },
+  ): Promise<boolean> => {
     setSubmitError(null);
     setPendingInput(input);
     try {
       await createRun.mutateAsync({
         input,
         model_id: modelId,
+        ...(engine.engine === "native"
+          ? {}
+          : { engine: engine.engine, approval_policy: engine.approvalPolicy }),
         messages: messagesForNextRun(current, clearedAfter !== null),
       });
       return true;

@@ -53,6 +53,30 @@ export class AgentPanel {
     );
   }
 
+  get engineMenu(): Locator {
+    return this.root.getByTestId("engine-menu");
+  }
+
+  engineOption(engineId: string): Locator {
+    return this.root.getByTestId(`engine-option-${engineId}`);
+  }
+
+  engineReason(engineId: string): Locator {
+    return this.root.getByTestId(`engine-reason-${engineId}`);
+  }
+
+  get approvalPolicy(): Locator {
+    return this.root.getByTestId("approval-policy");
+  }
+
+  approvalCards(turn: Locator = this.lastTurn): Locator {
+    return turn.getByTestId("approval-card");
+  }
+
+  async chooseEngine(engineId: string): Promise<void> {
+    await this.engineMenu.selectOption(engineId);
+  }
+
   get modelPicker(): Locator {
     return this.root.getByTestId("agent-model-picker");
   }

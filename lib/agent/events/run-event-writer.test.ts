@@ -40,7 +40,12 @@ describe.each(testDatabases())("run event writer on $name", (database) => {
       if (signal.event) published.push(signal);
     });
     const tokens = Array.from({ length: 3_000 }, (_, index) => `t${index} `);
-    await writer.emit("run.accepted", { engine: "native" });
+    await writer.emit("run.accepted", {
+      engine: "native",
+      requested_model_id: null,
+      resolved_model_id: null,
+      base_revision_id: null,
+    });
     for (const token of tokens) writer.emitInBackground("assistant.delta", { text: token });
     writer.emitInBackground("reasoning.delta", { text: "thinking" });
     writer.emitInBackground("assistant.delta", { text: "after" });
@@ -80,9 +85,9 @@ describe.each(testDatabases())("run event writer on $name", (database) => {
     }
     writer.emitInBackground("assistant.delta", { text: "ends with sk-w" });
     await writer.finish(
-      "run.completed",
-      { note: `finished ${secret}` },
-      { status: "completed", outputText: pieces.join("") },
+      "run.failed",
+      { code: "CODING_AGENT_MODEL_ERROR", message: `finished ${secret}` },
+      { status: "failed", outputText: pieces.join("") },
     );
     const events = await listEventsAfter(handle.db, { runId: run.id, seq: 0, limit: 100 });
     expect(JSON.stringify(events)).not.toContain("sk-writer-test");
@@ -93,8 +98,8 @@ describe.each(testDatabases())("run event writer on $name", (database) => {
     // The held-back "sk-w" was no secret after all: released before the terminal event.
     expect(text).toBe("Your key is [redacted] and more textends with sk-w");
     expect(events.at(-1)).toMatchObject({
-      type: "run.completed",
-      payload: { note: "finished [redacted]" },
+      type: "run.failed",
+      payload: { message: "finished [redacted]" },
     });
     expect((await getRunById(handle.db, { id: run.id }))?.outputText).toBe(
       "Your key is [redacted] and more text",

@@ -4,6 +4,7 @@ import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries
 import type { AgentRunRow, RunEventRow } from "@/db/schema";
 import { redactSecrets, SecretStreamRedactor } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
+import { assertRunEventPayload } from "./event-payloads";
 import { getRunEventBatcher, type RunEventBatcher } from "./run-event-batcher";
 import {
   isTerminalRunEventType,
@@ -11,6 +12,9 @@ import {
   type RunEventType,
   type TerminalRunEventType,
 } from "./event-types";
+
+/** Payloads are checked against the contract under test (vitest); production skips the cost. */
+const validatePayloads = process.env.NODE_ENV === "test";
 
 type NonTerminalRunEventType = Exclude<RunEventType, TerminalRunEventType>;
 
@@ -80,6 +84,13 @@ export class RunEventWriter {
   emit(type: NonTerminalRunEventType, payload: Record<string, unknown>): Promise<RunEvent | null> {
     if (this.terminal) return Promise.resolve(null);
     if (this.failure) return Promise.reject(this.failure);
+    if (validatePayloads) {
+      try {
+        assertRunEventPayload(type, payload);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     const redacted = this.redact(type, payload);
     if (!redacted) return Promise.resolve(null);
     return new Promise<RunEvent>((resolve, reject) => {
@@ -94,6 +105,7 @@ export class RunEventWriter {
   emitInBackground(type: NonTerminalRunEventType, payload: Record<string, unknown>): void {
     // No promise per delta: at thousands a second they are most of what a write costs here.
     if (this.terminal || this.failure) return;
+    if (validatePayloads) assertRunEventPayload(type, payload);
     const redacted = this.redact(type, payload);
     if (redacted) this.enqueue({ type, payload: redacted });
   }
@@ -120,6 +132,7 @@ export class RunEventWriter {
     runUpdate: Partial<Omit<AgentRunRow, "id">>,
   ): Promise<boolean> {
     if (this.terminal) return false;
+    if (validatePayloads) assertRunEventPayload(type, payload);
     if (!this.failure) this.releaseHeldText();
     this.terminal = type;
     await this.settled();
