@@ -65,12 +65,44 @@ describe("normalizeWorkspacePath", () => {
     "trailing.",
     "x".repeat(5000),
     `${"y".repeat(300)}/z`,
+    // What the store refused and the engine accepted, or neither refused (issue 16, defect 5).
+    " leading-space.ts",
+    "src/ leading/x.ts",
+    `${"a/".repeat(256)}x`,
+    "x".repeat(513),
+    `${"é".repeat(128)}.ts`,
+    ".git/config",
+    "src/\u202eevil.ts",
+    "soft\u00adhyphen.ts",
+    "word\u2028separator.ts",
+    "\uff0e\uff0e\uff0f",
+    "private\ue000use.ts",
   ];
 
   it(`refuses all ${hostilePaths.length} hostile paths`, () => {
     expect(hostilePaths.length).toBeGreaterThanOrEqual(20);
     const accepted = hostilePaths.filter((path) => normalizeWorkspacePath(path).ok);
     expect(accepted).toEqual([]);
+  });
+
+  it("keeps the store's length limit and counts NAME_MAX in bytes", () => {
+    expect(normalizeWorkspacePath(`${"d".repeat(100)}/`.repeat(5) + "x".repeat(7)).ok).toBe(true);
+    expect(normalizeWorkspacePath("x".repeat(513))).toEqual({
+      ok: false,
+      reason: "it is longer than 512 characters",
+    });
+    expect(normalizeWorkspacePath(`${"é".repeat(126)}.ts`).ok).toBe(true);
+    expect(normalizeWorkspacePath(`${"é".repeat(127)}.ts`)).toEqual({
+      ok: false,
+      reason: "a segment is longer than 255 bytes",
+    });
+  });
+
+  it("normalises to NFC, so decomposed and composed twins name one file", () => {
+    const composed = "caf\u00e9/index.ts";
+    const decomposed = "cafe\u0301/index.ts";
+    expect(normalizeWorkspacePath(decomposed)).toEqual({ ok: true, path: composed });
+    expect(normalizeWorkspacePath(composed)).toEqual({ ok: true, path: composed });
   });
 
   it("says why a path is refused", () => {

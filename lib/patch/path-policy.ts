@@ -1,42 +1,46 @@
-/** The result of checking a path a patch names. */
+/**
+ * The one workspace path policy: the files API, the patch engine, the agent's tools and the store
+ * all ask this module, so a path one of them accepts is a path every other one accepts too.
+ * Pure (no project imports) so the patch engine and its CLI can use it as they are.
+ */
+
+/** The result of checking a path. */
 export type PathCheck = { ok: true; path: string } | { ok: false; reason: string };
 
-const maximumPathLength = 4096;
-const maximumSegmentLength = 255;
-/** C0 and C1 controls and DEL. */
-function hasControlCharacter(path: string): boolean {
-  for (let index = 0; index < path.length; index += 1) {
-    const code = path.charCodeAt(index);
-    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return true;
-  }
-  return false;
-}
-// Zero-width, bidi-override and other invisible characters that make a path read as another.
-const invisibleCharacters = /[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/;
+/** The longest path the store keeps, in characters (after normalisation). */
+export const maximumPathLength = 512;
+/** NAME_MAX on every common file system, counted in UTF-8 bytes as the kernel does. */
+export const maximumSegmentBytes = 255;
+
+// Control (Cc), format (Cf: zero-width, bidi overrides such as U+202E, BOM), line and paragraph
+// separators, and unassigned or private-use characters make a path read as another one.
+const invisibleOrControl = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]/u;
 // Characters that look like or normalise to a slash, a backslash or dots.
 const separatorLookalikes = /[\u2024\u2025\u2026\u2044\u2215\u29f8\ufe52\uff0e\uff0f\uff3c]/;
 const encodedSeparators = /%(2e|2f|5c|00)/i;
 const windowsDeviceNames = /^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i;
+const utf8 = new TextEncoder();
 
 function checkSegment(segment: string): string | null {
   if (segment === "..") return "it climbs out with '..'";
   if (/^[. ]+$/.test(segment)) return `the segment "${segment}" is only dots and spaces`;
-  if (/[. ]$/.test(segment))
+  if (/^\s/.test(segment)) return `the segment "${segment}" starts with a space`;
+  if (/[.\s]$/.test(segment))
     return `the segment "${segment}" ends with a dot or space, which some systems strip`;
   if (segment.toLowerCase() === ".git" || /^git~\d+$/i.test(segment))
     return "it points into the .git directory";
   if (windowsDeviceNames.test(segment)) return `"${segment}" is a reserved device name`;
-  if (segment.length > maximumSegmentLength) return "a segment is longer than 255 characters";
+  if (utf8.encode(segment).byteLength > maximumSegmentBytes)
+    return `a segment is longer than ${maximumSegmentBytes} bytes`;
   return null;
 }
 
 function checkRaw(path: string): string | null {
   if (path.length === 0) return "it is empty";
-  if (path.length > maximumPathLength) return "it is longer than 4096 characters";
+  if (path.length > maximumPathLength) return `it is longer than ${maximumPathLength} characters`;
   if (path.includes("\u0000")) return "it contains a NUL character";
-  if (hasControlCharacter(path)) return "it contains a control character";
-  if (invisibleCharacters.test(path))
-    return "it contains an invisible or bidirectional-control character";
+  if (invisibleOrControl.test(path))
+    return "it contains a control, invisible or bidirectional-control character";
   if (path.includes("\\")) return "it contains a backslash";
   if (separatorLookalikes.test(path))
     return "it contains a character that looks like a slash or dots";
@@ -48,20 +52,24 @@ function checkRaw(path: string): string | null {
 }
 
 /**
- * Checks a path a patch names and returns it normalised ("./src//a.ts" → "src/a.ts"), or why it
- * is refused: anything absolute, climbing with "..", holding NUL, control, invisible or
- * look-alike characters, backslashes, ':' or '~', naming the root, a directory ("x/"), or
- * pointing into .git (where a hook would run code). The NFKC form must pass too, so full-width
- * dots and slashes cannot sneak a climb past a system that folds them.
+ * Checks a workspace path and returns its canonical form ("./src//a.ts" → "src/a.ts", Unicode in
+ * NFC so a decomposed twin names the same file), or why it is refused: anything absolute,
+ * climbing with "..", holding control, invisible or look-alike characters, backslashes, ':' or
+ * '~', segments that start with a space or end with a dot or space, names over 255 bytes, paths
+ * over 512 characters, the root, a directory ("x/"), or anything in .git (where a hook would run
+ * code). The NFKC form must pass too, so full-width dots and slashes cannot sneak a climb past a
+ * system that folds them.
  */
 export function normalizeWorkspacePath(path: string): PathCheck {
-  for (const form of [path, path.normalize("NFKC")]) {
+  if (typeof path !== "string") return { ok: false, reason: "it is not a string" };
+  const canonical = path.normalize("NFC");
+  for (const form of [canonical, path.normalize("NFKC")]) {
     const problem = checkRaw(form);
     if (problem) return { ok: false, reason: problem };
   }
-  if (path.endsWith("/")) return { ok: false, reason: "it names a directory (ends with '/')" };
+  if (canonical.endsWith("/")) return { ok: false, reason: "it names a directory (ends with '/')" };
   const segments: string[] = [];
-  for (const segment of path.split("/")) {
+  for (const segment of canonical.split("/")) {
     if (segment === "" || segment === ".") continue;
     const problem = checkSegment(segment) ?? checkSegment(segment.normalize("NFKC"));
     if (problem) return { ok: false, reason: problem };
@@ -69,4 +77,10 @@ export function normalizeWorkspacePath(path: string): PathCheck {
   }
   if (segments.length === 0) return { ok: false, reason: "it names the workspace root" };
   return { ok: true, path: segments.join("/") };
+}
+
+/** Explains why a path is refused, or returns null when the policy accepts it. */
+export function workspacePathProblem(path: string): string | null {
+  const checked = normalizeWorkspacePath(path);
+  return checked.ok ? null : checked.reason;
 }

@@ -1,42 +1,27 @@
 import { PatchworkError } from "@/lib/errors";
+import {
+  maximumPathLength,
+  normalizeWorkspacePath as checkWorkspacePath,
+  workspacePathProblem,
+} from "@/lib/patch/path-policy";
 
-export const maxPathLength = 512;
-const maxSegmentLength = 255;
-// Control characters (NUL included) have no business in a file name and confuse tools downstream.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
-const forbiddenCharacters = /[\u0000-\u001f\u007f\\]/;
+export { workspacePathProblem };
+export const maxPathLength = maximumPathLength;
 
 /**
- * Returns the canonical form of a workspace path, or throws VALIDATION_FAILED. Canonical paths are
- * relative, use "/" and have no empty, "." or ".." segments, so they can never leave the workspace.
+ * Returns the canonical form of a workspace path (lib/patch/path-policy.ts, the one policy the
+ * patch engine and the tools use too), or throws VALIDATION_FAILED saying why.
  */
 export function normalizeWorkspacePath(raw: string): string {
-  const reason = workspacePathProblem(raw);
-  if (reason) {
-    throw new PatchworkError("VALIDATION_FAILED", `Invalid path "${truncate(raw)}": ${reason}.`, {
-      details: { path: truncate(raw), reason },
-    });
+  const checked = checkWorkspacePath(raw);
+  if (!checked.ok) {
+    throw new PatchworkError(
+      "VALIDATION_FAILED",
+      `Invalid path "${truncate(raw)}": ${checked.reason}.`,
+      { details: { path: truncate(raw), reason: checked.reason } },
+    );
   }
-  return raw.replace(/^\.\//, "");
-}
-
-/** Explains why a path is not acceptable, or returns null when it is. */
-export function workspacePathProblem(raw: string): string | null {
-  if (typeof raw !== "string" || raw.length === 0) return "the path is empty";
-  if (raw.length > maxPathLength) return `paths are limited to ${maxPathLength} characters`;
-  if (forbiddenCharacters.test(raw)) return "control characters and backslashes are not allowed";
-  const path = raw.replace(/^\.\//, "");
-  if (path.startsWith("/")) return "absolute paths are not allowed";
-  if (/^[a-zA-Z]:/.test(path)) return "drive letters are not allowed";
-  const segments = path.split("/");
-  for (const segment of segments) {
-    if (segment === "") return "empty path segments are not allowed";
-    if (segment === "." || segment === "..") return "'.' and '..' segments are not allowed";
-    if (segment.length > maxSegmentLength)
-      return `path segments are limited to ${maxSegmentLength} characters`;
-    if (segment !== segment.trim()) return "segments cannot start or end with spaces";
-  }
-  return null;
+  return checked.path;
 }
 
 function truncate(value: unknown): string {

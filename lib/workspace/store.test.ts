@@ -310,8 +310,12 @@ describe.each(testDatabases())("workspace store on $name", (database) => {
       "a\u0000b",
       "C:/x",
       "",
-      "a//b",
       "./",
+      " leading/space.ts",
+      ".git/config",
+      "evil\u202egnp.ts",
+      "\uff0e\uff0e\uff0fx",
+      "x".repeat(513),
     ]) {
       await expectCode(
         commitRevision(handle.db, {

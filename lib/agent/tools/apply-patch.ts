@@ -2,6 +2,7 @@ import { z } from "zod";
 import { applyPatch, type PatchFileSource, type PatchResult } from "@/lib/patch";
 import type { WorkspaceOverlay } from "../workspace-overlay";
 import { defineTool, type ToolContext, type ToolOutcome } from "./agent-tool";
+import { checkWorkspaceLimits } from "./workspace-limits";
 
 /** After this many failed patches on one file, the model is told to re-read it (and may get write_file). */
 export const patchFailuresBeforeRefresh = 2;
@@ -29,6 +30,8 @@ export const applyPatchTool = defineTool({
   async execute(input, context) {
     const result = await applyPatchToOverlay(context.overlay, input.patch);
     if (!result.ok) return patchFailure(result, context);
+    const overLimit = checkWorkspaceLimits(context.overlay, result.updates);
+    if (overLimit) return overLimit;
     for (const [path, content] of result.updates) {
       if (content === null) context.overlay.delete(path);
       else context.overlay.write(path, content);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineTool } from "./agent-tool";
+import { checkWorkspaceLimits } from "./workspace-limits";
 import { workspacePathSchema } from "./read-file-range";
 
 export const writeFileTool = defineTool({
@@ -23,6 +24,8 @@ export const writeFileTool = defineTool({
         output: { error: { code: "TOOL_NOT_ALLOWED", message } },
       };
     }
+    const overLimit = checkWorkspaceLimits(context.overlay, [[input.path, input.content]]);
+    if (overLimit) return overLimit;
     const before = await context.overlay.readText(input.path);
     context.overlay.write(input.path, input.content);
     context.patchFailures.delete(input.path);
