@@ -15,3 +15,4 @@ export { getPublishedApp, publishApp, unpublishApp } from "./publish";
 export { listFiles, loadBlobs, readAllFiles, readFile, resolveRevision } from "./read-files";
 export { loadManifest } from "./tree-store";
 export { type LandRevisionResult, landRevision, mergeText } from "./merge-revision";
+export { applyFileOperations, type FileOperation, folderPlaceholder } from "./file-operations";
