@@ -16,3 +16,4 @@ export { listFiles, loadBlobs, readAllFiles, readFile, resolveRevision } from ".
 export { loadManifest } from "./tree-store";
 export { type LandRevisionResult, landRevision, mergeText } from "./merge-revision";
 export { applyFileOperations, type FileOperation, folderPlaceholder } from "./file-operations";
+export { exportZip, importZip } from "./zip-transfer";
