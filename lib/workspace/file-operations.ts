@@ -1,7 +1,7 @@
 import "server-only";
 import type { Executor } from "@/db/client";
 import { PatchworkError } from "@/lib/errors";
-import { type CommitRevisionResult, commitRevision } from "./commit-revision";
+import { type CommitRevisionResult, commitRevision, getDraftRevision } from "./commit-revision";
 import type { FileChange } from "./file-changes";
 import { normalizeWorkspacePath } from "./paths";
 import { resolveRevision } from "./read-files";
@@ -28,6 +28,14 @@ export async function applyFileOperations(
   input: { appId: string; baseRevisionId: string; operations: FileOperation[]; message?: string },
 ): Promise<CommitRevisionResult> {
   const base = await resolveRevision(db, { appId: input.appId, revisionId: input.baseRevisionId });
+  // A stale base is a conflict before anything else: its folders may not be the draft's any more.
+  const head = await getDraftRevision(db, { appId: input.appId });
+  if (head.id !== base.id)
+    throw new PatchworkError(
+      "REVISION_CONFLICT",
+      "The draft changed since the file tree was loaded; reload it and try again.",
+      { details: { base_revision_id: base.id, draft_revision_id: head.id } },
+    );
   const paths = new Set((await loadManifest(db, base.rootTreeHash)).keys());
   const changes: FileChange[] = [];
   const under = (folder: string) => [...paths].filter((path) => path.startsWith(`${folder}/`));
