@@ -17,3 +17,4 @@ export { loadManifest } from "./tree-store";
 export { type LandRevisionResult, landRevision, mergeText } from "./merge-revision";
 export { applyFileOperations, type FileOperation, folderPlaceholder } from "./file-operations";
 export { exportZip, importZip } from "./zip-transfer";
+export { exportGitRepository } from "./git-export";

@@ -100,6 +100,14 @@ describe.each(runTargets())("file operations, export and import over HTTP on $na
     for (const [path, bytes] of Object.entries(exported))
       expect(Buffer.from(again[path]).equals(Buffer.from(bytes)), path).toBe(true);
 
+    const gitDownload = await fetch(`${server.url}/api/apps/${app.id}/export?format=git`);
+    expect(gitDownload.status).toBe(200);
+    expect(gitDownload.headers.get("content-disposition")).toMatch(/\.git\.zip"$/);
+    const repository = unzipSync(new Uint8Array(await gitDownload.arrayBuffer()));
+    expect(Object.keys(repository).some((file) => file.endsWith(".git/refs/heads/main"))).toBe(
+      true,
+    );
+
     const hostile = await fetch(`${server.url}/api/apps/import?name=Hostile`, {
       method: "POST",
       headers: { "content-type": "application/zip", ...origin() },
