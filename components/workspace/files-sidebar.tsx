@@ -5,10 +5,13 @@ import { errorMessage } from "@/components/api-client";
 import type { FileEntry } from "@/components/api-types";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
+import { FileActions } from "./file-actions";
 import { FileTree } from "./file-tree";
 
 /** The left column: the draft's file tree, collapsible to a thin rail on small screens. */
 export function FilesSidebar({
+  appId,
+  draftRevisionId,
   files,
   loading,
   error,
@@ -18,6 +21,8 @@ export function FilesSidebar({
   collapsed,
   onCollapsedChange,
 }: {
+  appId: string;
+  draftRevisionId: string | null;
   files: FileEntry[] | undefined;
   loading: boolean;
   error: unknown;
@@ -69,6 +74,12 @@ export function FilesSidebar({
           <PanelLeftClose />
         </Button>
       </div>
+      <FileActions
+        appId={appId}
+        draftRevisionId={draftRevisionId}
+        selectedPath={selectedPath}
+        onOpen={onSelect}
+      />
       <div className="min-h-0 flex-1 overflow-y-auto px-1.5">
         {loading ? (
           <div className="flex justify-center py-8">

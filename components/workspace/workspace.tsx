@@ -143,6 +143,8 @@ export function Workspace({ appId }: { appId: string }) {
       />
       <div className="flex min-h-0 flex-1">
         <FilesSidebar
+          appId={appId}
+          draftRevisionId={draftRevisionId}
           files={files.data?.files}
           loading={files.isPending}
           error={files.error}

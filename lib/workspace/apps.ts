@@ -23,11 +23,16 @@ export function makeSlug(name: string): string {
 /** Creates an app and its first revision (the starter template, for people), atomically. */
 export async function createApp(
   db: Executor,
-  { name, files }: { name: string; files: Record<string, string | Uint8Array> },
+  input: {
+    name: string;
+    files: Record<string, string | Uint8Array>;
+    source?: "template" | "import";
+    message?: string;
+  },
 ): Promise<AppRow> {
   for (let attempt = 0; ; attempt += 1) {
     try {
-      return await createAppOnce(db, { name, files });
+      return await createAppOnce(db, input);
     } catch (error) {
       // A random suffix collides about once in 16 million; try another before giving up.
       if (attempt < 3 && isUniqueViolation(error)) continue;
@@ -44,7 +49,12 @@ function isUniqueViolation(error: unknown): boolean {
 
 async function createAppOnce(
   db: Executor,
-  { name, files }: { name: string; files: Record<string, string | Uint8Array> },
+  {
+    name,
+    files,
+    source = "template",
+    message = "Created from the starter template",
+  }: Parameters<typeof createApp>[1],
 ): Promise<AppRow> {
   return db.transaction(async (transaction) => {
     const app = await appQueries.insertApp(transaction, { name, slug: makeSlug(name) });
@@ -56,8 +66,8 @@ async function createAppOnce(
         path,
         content,
       })),
-      source: "template",
-      message: "Created from the starter template",
+      source,
+      message,
     });
     return { ...app, draftRevisionId: revision.id };
   });

@@ -60,28 +60,58 @@ export async function commitRevision(
         },
       );
     }
-    const base = input.baseRevisionId
-      ? await getRevision(transaction, { appId: input.appId, id: input.baseRevisionId })
-      : undefined;
-    const baseRoot = base?.rootTreeHash ?? null;
-    const pathChanges = await resolveChanges(transaction, baseRoot, input.changes, writes);
-    const rewrite = await rewriteTree(transaction, baseRoot, pathChanges);
-    if (base && rewrite.rootHash === base.rootTreeHash) return { revision: base, created: false };
-    assertAppTotals({ files: rewrite.files, size: rewrite.size });
-    await insertTrees(transaction, { trees: rewrite.newTrees });
-    const revision = await insertRevision(transaction, {
-      appId: input.appId,
-      parentRevisionId: input.baseRevisionId,
-      rootTreeHash: rewrite.rootHash,
-      fileCount: rewrite.files,
-      totalSize: rewrite.size,
-      source: input.source,
-      runId: input.runId ?? null,
-      message: input.message ?? "",
-    });
-    await updateApp(transaction, { id: input.appId, draftRevisionId: revision.id });
-    return { revision, created: true };
+    const built = await buildRevision(transaction, input, writes);
+    if (!built.created) return built;
+    await updateApp(transaction, { id: input.appId, draftRevisionId: built.revision.id });
+    return built;
   });
+}
+
+/**
+ * Stores the changes as a revision whose parent is the given base without moving the draft head:
+ * how a run whose edits conflict with the person's still lands, to be opened as a diff or restored.
+ */
+export async function commitDetachedRevision(
+  db: Executor,
+  input: CommitRevisionInput & { baseRevisionId: string },
+): Promise<CommitRevisionResult> {
+  const writes = prepareWrites(input.changes);
+  await insertBlobs(db, {
+    blobs: [...new Map(writes.map((write) => [write.hash, write])).values()],
+  });
+  return db.transaction(async (transaction) => {
+    const app = await getAppForUpdate(transaction, { id: input.appId });
+    if (!app)
+      throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
+    return buildRevision(transaction, input, writes);
+  });
+}
+
+async function buildRevision(
+  transaction: Executor,
+  input: CommitRevisionInput,
+  writes: PreparedWrite[],
+): Promise<CommitRevisionResult> {
+  const base = input.baseRevisionId
+    ? await getRevision(transaction, { appId: input.appId, id: input.baseRevisionId })
+    : undefined;
+  const baseRoot = base?.rootTreeHash ?? null;
+  const pathChanges = await resolveChanges(transaction, baseRoot, input.changes, writes);
+  const rewrite = await rewriteTree(transaction, baseRoot, pathChanges);
+  if (base && rewrite.rootHash === base.rootTreeHash) return { revision: base, created: false };
+  assertAppTotals({ files: rewrite.files, size: rewrite.size });
+  await insertTrees(transaction, { trees: rewrite.newTrees });
+  const revision = await insertRevision(transaction, {
+    appId: input.appId,
+    parentRevisionId: input.baseRevisionId,
+    rootTreeHash: rewrite.rootHash,
+    fileCount: rewrite.files,
+    totalSize: rewrite.size,
+    source: input.source,
+    runId: input.runId ?? null,
+    message: input.message ?? "",
+  });
+  return { revision, created: true };
 }
 
 /**

@@ -1,6 +1,11 @@
 export { createApp, deleteApp, getApp, listApps, makeSlug, renameApp } from "./apps";
 export { createCheckpoint, listCheckpoints, restoreCheckpoint } from "./checkpoints";
-export { commitRevision, getDraftRevision, restoreRevision } from "./commit-revision";
+export {
+  commitDetachedRevision,
+  commitRevision,
+  getDraftRevision,
+  restoreRevision,
+} from "./commit-revision";
 export { decodeText, sha256Hex } from "./content";
 export { diffFile, diffRevisions } from "./diff-revisions";
 export type { FileChange } from "./file-changes";
@@ -9,3 +14,7 @@ export { normalizeWorkspacePath, workspacePathProblem } from "./paths";
 export { getPublishedApp, publishApp, unpublishApp } from "./publish";
 export { listFiles, loadBlobs, readAllFiles, readFile, resolveRevision } from "./read-files";
 export { loadManifest } from "./tree-store";
+export { type LandRevisionResult, landRevision, mergeText } from "./merge-revision";
+export { applyFileOperations, type FileOperation, folderPlaceholder } from "./file-operations";
+export { exportZip, importZip } from "./zip-transfer";
+export { exportGitRepository } from "./git-export";

@@ -1,10 +1,8 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
-import { getRevision } from "@/db/queries/revisions";
 import { listRunsForApp, updateRun } from "@/db/queries/runs";
-import type { AgentRunRow, RunUsage } from "@/db/schema";
+import type { AgentRunRow, RevisionRow, RunUsage } from "@/db/schema";
 import { getEnvironment } from "@/lib/env";
-import { PatchworkError } from "@/lib/errors";
 import { logServerError } from "@/lib/log";
 import { getEngine } from "@/lib/agent/engines/registry";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
@@ -15,14 +13,7 @@ import {
   type WorkspaceSession,
 } from "@/lib/agent/workspace/workspace-session";
 import { describeModelEndpoint, estimateCostUsd } from "@/lib/models";
-import {
-  commitRevision,
-  createCheckpoint,
-  diffRevisions,
-  type FileChange,
-  getDraftRevision,
-} from "@/lib/workspace";
-import { lookupPath } from "@/lib/workspace/tree-store";
+import { createCheckpoint, diffRevisions, type FileChange, landRevision } from "@/lib/workspace";
 import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
 import { RunCancelled, RunFailure } from "./run-failure";
@@ -237,8 +228,9 @@ async function executeRun(
 }
 
 /**
- * Turns the run's changes into one revision between a pre-run and a post-run checkpoint. If the person
- * saved a file meanwhile, the run still lands on top as long as none of its files were touched.
+ * Turns the overlay into one revision and a post-run checkpoint. If the person saved files
+ * meanwhile, the store merges three-way; overlapping edits land as a revision of their own (parent
+ * = the run's base) and a `merge_conflict` notice names the files, so no run's work is discarded.
  */
 async function commitRunChanges(
   handle: DatabaseHandle,
@@ -248,38 +240,62 @@ async function commitRunChanges(
 ): Promise<string | null> {
   if (changes.length === 0) return null;
   const message = `Agent: ${run.input.length > 72 ? `${run.input.slice(0, 71)}…` : run.input}`;
-  const commit = (baseRevisionId: string) =>
-    commitRevision(handle.db, {
-      appId: run.appId,
-      baseRevisionId,
-      changes,
-      source: "agent",
-      runId: run.id,
-      message,
-    });
-  let committed: Awaited<ReturnType<typeof commit>>;
-  try {
-    committed = await commit(run.baseRevisionId!);
-  } catch (error) {
-    if (!PatchworkError.isInstance(error) || error.code !== "REVISION_CONFLICT") throw error;
-    const head = await getDraftRevision(handle.db, { appId: run.appId });
-    const base = await getRevision(handle.db, { appId: run.appId, id: run.baseRevisionId! });
-    for (const change of changes) {
-      const path = change.type === "rename" ? change.from : change.path;
-      const [now, then] = await Promise.all([
-        lookupPath(handle.db, head.rootTreeHash, path),
-        lookupPath(handle.db, base!.rootTreeHash, path),
-      ]);
-      if (now?.hash !== then?.hash) {
-        throw new RunFailure(
-          runErrorCodes.revisionConflict,
-          `${path} was changed outside this run while it worked, so its edits were not saved. Run it again on the current draft.`,
-        );
-      }
-    }
-    committed = await commit(head.id);
+  const landed = await landRevision(handle.db, {
+    appId: run.appId,
+    baseRevisionId: run.baseRevisionId!,
+    changes,
+    source: "agent",
+    runId: run.id,
+    message,
+  });
+  for (const revision of [landed.separateRevision, landed.draftRevision]) {
+    if (revision) await announceRevision(handle, run, writer, revision);
   }
-  const { revision } = committed;
+  if (landed.conflicts.length > 0) {
+    const files = landed.conflicts;
+    await writer.emit("notice", {
+      kind: "merge_conflict",
+      message: `You changed ${files.join(", ")} while the agent was editing ${files.length === 1 ? "it" : "them"}. The draft keeps your version; the agent's version is saved as its own revision, which you can open as a diff or restore.`,
+      data: {
+        files,
+        merged_files: landed.merged,
+        run_revision_id: landed.separateRevision!.id,
+        draft_revision_id: landed.draftRevision?.id ?? null,
+      },
+    });
+  } else if (landed.merged.length > 0) {
+    await writer.emit("notice", {
+      kind: "merged",
+      message: `Merged the agent's edits with yours in ${landed.merged.join(", ")}.`,
+      data: { files: landed.merged },
+    });
+  }
+  const result = landed.separateRevision ?? landed.draftRevision;
+  if (!result) return null;
+  const checkpoint = await createCheckpoint(handle.db, {
+    appId: run.appId,
+    revisionId: result.id,
+    kind: "post_run",
+    runId: run.id,
+  });
+  const diffStats = await summarizeChanges(handle, result.parentRevisionId, result.id, run.appId);
+  await writer.emit("checkpoint.created", {
+    checkpoint_id: checkpoint.id,
+    revision_id: result.id,
+    kind: "post_run",
+    files_changed: diffStats.files,
+    additions: diffStats.additions,
+    deletions: diffStats.deletions,
+  });
+  return result.id;
+}
+
+async function announceRevision(
+  handle: DatabaseHandle,
+  run: AgentRunRow,
+  writer: RunEventWriter,
+  revision: RevisionRow,
+): Promise<void> {
   const diffStats = await summarizeChanges(
     handle,
     revision.parentRevisionId,
@@ -293,21 +309,6 @@ async function commitRunChanges(
     additions: diffStats.additions,
     deletions: diffStats.deletions,
   });
-  const checkpoint = await createCheckpoint(handle.db, {
-    appId: run.appId,
-    revisionId: revision.id,
-    kind: "post_run",
-    runId: run.id,
-  });
-  await writer.emit("checkpoint.created", {
-    checkpoint_id: checkpoint.id,
-    revision_id: revision.id,
-    kind: "post_run",
-    files_changed: diffStats.files,
-    additions: diffStats.additions,
-    deletions: diffStats.deletions,
-  });
-  return revision.id;
 }
 
 async function summarizeChanges(

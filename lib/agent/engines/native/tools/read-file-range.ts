@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { normalizeWorkspacePath } from "@/lib/patch";
 import { workspacePathProblem } from "@/lib/workspace/paths";
 import { defineTool } from "./agent-tool";
 import { lineNumberSchema } from "./tool-input";
@@ -14,7 +15,11 @@ export const workspacePathSchema = z
     const problem = workspacePathProblem(path);
     if (problem) context.addIssue({ code: "custom", message: problem });
   })
-  .transform((path) => path.replace(/^\.\//, ""));
+  // The canonical form (NFC, no "./"), so the tool names the same file the store keeps.
+  .transform((path) => {
+    const checked = normalizeWorkspacePath(path);
+    return checked.ok ? checked.path : path;
+  });
 
 export const readFileRangeTool = defineTool({
   name: "read_file_range",
