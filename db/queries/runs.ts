@@ -15,6 +15,19 @@ export async function insertRun(db: Executor, values: NewAgentRunRow): Promise<A
   return row;
 }
 
+/** Locks a run's row and answers its status, so a commit can refuse a run that was ended meanwhile. */
+export async function getRunStatusForUpdate(
+  db: Executor,
+  { id }: { id: string },
+): Promise<AgentRunRow["status"] | undefined> {
+  const [row] = await db
+    .select({ status: agentRun.status })
+    .from(agentRun)
+    .where(eq(agentRun.id, id))
+    .for("update");
+  return row?.status;
+}
+
 export async function getRunById(
   db: Executor,
   { id }: { id: string },

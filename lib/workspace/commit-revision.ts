@@ -3,6 +3,7 @@ import type { Executor } from "@/db/client";
 import { getAppById, getAppForUpdate, updateApp } from "@/db/queries/apps";
 import { insertBlobs } from "@/db/queries/blobs";
 import { getRevision, insertRevision } from "@/db/queries/revisions";
+import { activeRunStatuses, getRunStatusForUpdate } from "@/db/queries/runs";
 import { insertTrees } from "@/db/queries/trees";
 import type { RevisionRow, RevisionSource } from "@/db/schema";
 import { PatchworkError } from "@/lib/errors";
@@ -48,6 +49,7 @@ export async function commitRevision(
     const app = await getAppForUpdate(transaction, { id: input.appId });
     if (!app)
       throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
+    if (input.runId) await assertRunStillActive(transaction, input.runId);
     if (app.draftRevisionId !== input.baseRevisionId) {
       throw new PatchworkError(
         "REVISION_CONFLICT",
@@ -83,6 +85,7 @@ export async function commitDetachedRevision(
     const app = await getAppForUpdate(transaction, { id: input.appId });
     if (!app)
       throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
+    if (input.runId) await assertRunStillActive(transaction, input.runId);
     return buildRevision(transaction, input, writes);
   });
 }
@@ -118,6 +121,20 @@ async function buildRevision(
  * Makes a new head revision whose files equal an earlier revision's. History is never rewritten:
  * the restored state is a new forward revision, and it shares the old tree, so it costs O(1).
  */
+/**
+ * A run already ended by someone else (a sweeper, a cancel) must never land its overlay later:
+ * the run row stays locked until the draft head has moved, so the two cannot interleave.
+ */
+async function assertRunStillActive(transaction: Executor, runId: string): Promise<void> {
+  const status = await getRunStatusForUpdate(transaction, { id: runId });
+  if (status && (activeRunStatuses as readonly string[]).includes(status)) return;
+  throw new PatchworkError(
+    "REVISION_CONFLICT",
+    "This run was already ended, so its changes were not saved.",
+    { details: { run_id: runId, run_status: status ?? null } },
+  );
+}
+
 export async function restoreRevision(
   db: Executor,
   input: { appId: string; revisionId: string; message?: string },
