@@ -150,6 +150,8 @@ async function executeRun(
     await sink.flush();
 
     const { changes, refused } = await session.changes();
+    // The changes are in memory now: the folder goes before the run is reported ended.
+    await closeSession(session, run.id);
     if (refused.length > 0) {
       await writer.emit("notice", {
         kind: "files_refused",
@@ -196,6 +198,7 @@ async function executeRun(
     );
   } catch (error) {
     await writer.settled();
+    if (session) await closeSession(session, run.id);
     if (RunCancelled.isInstance(error) || RunCancelled.isInstance(controller.signal.reason)) {
       await writer.finish(
         "run.cancelled",
@@ -221,10 +224,15 @@ async function executeRun(
     clearTimeout(runTimer);
     watchdog?.dispose();
     unsubscribe();
-    await session
-      ?.close()
-      .catch((error) => logServerError(`could not remove the workspace of run ${run.id}`, error));
+    // Idempotent: already closed on the ways out above; this covers any other.
+    if (session) await closeSession(session, run.id);
   }
+}
+
+async function closeSession(session: WorkspaceSession, runId: string): Promise<void> {
+  await session
+    .close()
+    .catch((error) => logServerError(`could not remove the workspace of run ${runId}`, error));
 }
 
 /**
