@@ -46,7 +46,7 @@ async function runScriptedTestEngine(
     return { text: "nothing to change", usage, hitIterationLimit: false };
   }
   sink.text(`I will change the heading in ${target}.`);
-  const before = await readFile(path.join(directory, target), "utf8");
+  const before = await readFile(path.join(/*turbopackIgnore: true*/ directory, target), "utf8");
   const after = before.replace(starterHeading, scriptedTestHeading);
   const callId = "scripted-edit-1";
   await sink.emit("tool.started", {
@@ -74,7 +74,7 @@ async function runScriptedTestEngine(
     sink.text(" The change was declined, so nothing was edited.");
     return { text: "declined", usage, hitIterationLimit: false };
   }
-  await writeFile(path.join(directory, target), after);
+  await writeFile(path.join(/*turbopackIgnore: true*/ directory, target), after);
   await sink.emit("tool.completed", {
     call_id: callId,
     tool: "file_change",
