@@ -34,22 +34,11 @@ export interface CommitRevisionResult {
  * revision and moves the app's draft head to it — all in one transaction. A base that is no
  * longer the head answers REVISION_CONFLICT; nothing is stored unless everything succeeds.
  */
-export async function commitRevision(
+export function commitRevision(
   db: Executor,
   input: CommitRevisionInput,
 ): Promise<CommitRevisionResult> {
-  const writes = prepareWrites(input.changes);
-  // Blobs are content-addressed and idempotent, so storing them before the transaction is safe
-  // (an aborted commit leaves only unreferenced bytes) and keeps the transaction short.
-  await insertBlobs(db, {
-    blobs: [...new Map(writes.map((write) => [write.hash, write])).values()],
-  });
-
-  return db.transaction(async (transaction) => {
-    const app = await getAppForUpdate(transaction, { id: input.appId });
-    if (!app)
-      throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
-    if (input.runId) await assertRunStillActive(transaction, input.runId);
+  return commitInAppTransaction(db, input, async (transaction, app, writes) => {
     if (app.draftRevisionId !== input.baseRevisionId) {
       throw new PatchworkError(
         "REVISION_CONFLICT",
@@ -73,11 +62,31 @@ export async function commitRevision(
  * Stores the changes as a revision whose parent is the given base without moving the draft head:
  * how a run whose edits conflict with the person's still lands, to be opened as a diff or restored.
  */
-export async function commitDetachedRevision(
+export function commitDetachedRevision(
   db: Executor,
   input: CommitRevisionInput & { baseRevisionId: string },
 ): Promise<CommitRevisionResult> {
+  return commitInAppTransaction(db, input, (transaction, _app, writes) =>
+    buildRevision(transaction, input, writes),
+  );
+}
+
+/**
+ * What every commit shares: the blobs stored first, then a transaction holding the app's row
+ * (and, for a run's commit, refusing a run that already ended) around `body`.
+ */
+async function commitInAppTransaction(
+  db: Executor,
+  input: CommitRevisionInput,
+  body: (
+    transaction: Executor,
+    app: NonNullable<Awaited<ReturnType<typeof getAppForUpdate>>>,
+    writes: PreparedWrite[],
+  ) => Promise<CommitRevisionResult>,
+): Promise<CommitRevisionResult> {
   const writes = prepareWrites(input.changes);
+  // Blobs are content-addressed and idempotent, so storing them before the transaction is safe
+  // (an aborted commit leaves only unreferenced bytes) and keeps the transaction short.
   await insertBlobs(db, {
     blobs: [...new Map(writes.map((write) => [write.hash, write])).values()],
   });
@@ -86,7 +95,7 @@ export async function commitDetachedRevision(
     if (!app)
       throw new PatchworkError("NOT_FOUND", "App not found.", { details: { app_id: input.appId } });
     if (input.runId) await assertRunStillActive(transaction, input.runId);
-    return buildRevision(transaction, input, writes);
+    return body(transaction, app, writes);
   });
 }
 
