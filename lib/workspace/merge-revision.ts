@@ -45,7 +45,11 @@ export async function landRevision(
     try {
       return await attemptLanding(db, input);
     } catch (error) {
-      const raced = PatchworkError.isInstance(error) && error.code === "REVISION_CONFLICT";
+      // A moved head is worth another try; a run that already ended (run_status) is final.
+      const raced =
+        PatchworkError.isInstance(error) &&
+        error.code === "REVISION_CONFLICT" &&
+        !(error.details as { run_status?: unknown } | undefined)?.run_status;
       if (!raced || attempt >= maximumAttempts) throw error;
     }
   }
