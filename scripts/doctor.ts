@@ -8,6 +8,7 @@ import path from "node:path";
 import { listEngineStatuses } from "@/lib/agent/engines/registry";
 import { getEnvironment } from "@/lib/env";
 import { listModels } from "@/lib/models";
+import { checkKeyedProviders } from "@/lib/models/provider-reachability";
 
 const ok = (text: string) => `  ✓ ${text}`;
 const problem = (text: string) => `  ✗ ${text}`;
@@ -24,16 +25,30 @@ for (const engine of await listEngineStatuses()) {
   );
 }
 
-console.log(
-  "\nModel providers (keyed providers are not called; compatible and Ollama are discovered)",
-);
-const models = await listModels();
-const byProvider = new Map<string, typeof models>();
-for (const model of models) {
-  if (model.provider === "auto") continue;
-  byProvider.set(model.provider, [...(byProvider.get(model.provider) ?? []), model]);
+console.log("\nModel providers");
+// Keyed providers are asked for their model list (it spends nothing), so a wrong key or base URL
+// shows here rather than as a failed run.
+const [keyedChecks, models] = await Promise.all([checkKeyedProviders(), listModels()]);
+const modelIds = (provider: string) =>
+  models
+    .filter((model) => model.provider === provider && model.available)
+    .map((model) => model.id)
+    .join(", ");
+for (const check of keyedChecks) {
+  if (check.state === "no_key")
+    console.log(`  - ${check.displayName}: not configured (${check.fix})`);
+  else if (check.state === "reachable")
+    console.log(
+      ok(`${check.displayName}: key accepted by ${check.endpoint}; ${modelIds(check.provider)}`),
+    );
+  else
+    console.log(problem(`${check.displayName}: ${check.endpoint} ${check.problem}. ${check.fix}`));
 }
-for (const [provider, entries] of byProvider) {
+// Compatible endpoints and Ollama are discovered by listModels itself.
+const keyedProviders = new Set(keyedChecks.map((check) => check.provider));
+for (const provider of new Set(models.map((model) => model.provider))) {
+  if (provider === "auto" || keyedProviders.has(provider)) continue;
+  const entries = models.filter((model) => model.provider === provider);
   const available = entries.filter((entry) => entry.available);
   if (available.length > 0) {
     console.log(ok(`${provider}: ${available.map((entry) => entry.id).join(", ")}`));
@@ -42,7 +57,10 @@ for (const [provider, entries] of byProvider) {
     console.log(problem(`${provider}: ${reasons.join("; ") || "no models"}`));
   }
 }
-const anyModel = models.some((model) => model.available && model.provider !== "auto");
+const anyModel =
+  models.some(
+    (model) => model.available && model.provider !== "auto" && !keyedProviders.has(model.provider),
+  ) || keyedChecks.some((check) => check.state === "reachable");
 
 console.log("\nDatabase");
 let databaseOk = true;

@@ -8,10 +8,14 @@ import "server-only";
 export async function fetchDiscoveryJson({
   url,
   apiKey,
+  headers,
   timeoutMs,
 }: {
   url: string;
+  /** Sent as a bearer token (OpenAI-style endpoints). */
   apiKey?: string;
+  /** For providers that take their key in a header of their own (Anthropic, Google). */
+  headers?: Record<string, string>;
   timeoutMs: number;
 }): Promise<{ ok: true; body: unknown } | { ok: false; problem: string }> {
   let response: Response;
@@ -20,6 +24,7 @@ export async function fetchDiscoveryJson({
       headers: {
         accept: "application/json",
         ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+        ...headers,
       },
       signal: AbortSignal.timeout(timeoutMs),
       redirect: "error",

@@ -6,6 +6,8 @@ import { resetModelDiscoveryCache } from "./list-models";
 const modelVariables = [
   "OPENAI_API_KEY",
   "ANTHROPIC_API_KEY",
+  "OPENAI_BASE_URL",
+  "ANTHROPIC_BASE_URL",
   "GOOGLE_GENERATIVE_AI_API_KEY",
   "OPENAI_COMPATIBLE_BASE_URL",
   "OPENAI_COMPATIBLE_API_KEY",
