@@ -154,6 +154,7 @@ describe("buildPreview", () => {
       '@plugin "@tailwindcss/typography";',
       '@reference "../../package.json";',
       '@import "tailwindcss/nope.css";',
+      '@source "../../../etc";',
     ]) {
       const build = await builder.build({
         key: nextKey("tailwind-disk"),

@@ -73,8 +73,8 @@ export function tailwindErrorDiagnostic(
   };
 }
 
-function createCompiler(css: string, builderRoot: string): Promise<TailwindCompiler> {
-  return compile(css, {
+async function createCompiler(css: string, builderRoot: string): Promise<TailwindCompiler> {
+  const compiler = await compile(css, {
     base: builderRoot,
     onDependency: () => {},
     customCssResolver: async (id, base) => {
@@ -91,4 +91,14 @@ function createCompiler(css: string, builderRoot: string): Promise<TailwindCompi
       );
     },
   });
+  // `@source "<path>"` names folders to scan for classes. Previews scan the app's own files and
+  // nothing else, so such a path would be silently ignored at best and a look at the server's
+  // folders at worst: refuse it by name. `@source not …` and `@source inline(…)` stay allowed.
+  const scanned = compiler.sources.find((source) => !source.negated);
+  if (scanned) {
+    throw new Error(
+      `\`@source "${scanned.pattern}"\` is not available in previews: every file of the app is already scanned for classes.`,
+    );
+  }
+  return compiler;
 }
