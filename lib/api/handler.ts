@@ -1,6 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { type ErrorCode, PatchworkError, errorToResponse } from "@/lib/errors";
+import { readBodyWithLimit } from "./read-body";
 
 // A 1 MiB file as JSON text, with escaping, fits comfortably; anything bigger is refused unread.
 const maxJsonBodyBytes = 4 * 1024 * 1024;
@@ -49,10 +50,11 @@ export async function parseJsonBody<Schema extends z.ZodType>(
   request: Request,
   schema: Schema,
 ): Promise<z.infer<Schema>> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxJsonBodyBytes) throw tooLarge(declared);
-  const text = await request.text();
-  if (text.length > maxJsonBodyBytes) throw tooLarge(text.length);
+  const bytes = await readBodyWithLimit(request, {
+    limit: maxJsonBodyBytes,
+    what: "Request bodies",
+  });
+  const text = new TextDecoder().decode(bytes);
   let value: unknown = {};
   if (text.trim() !== "") {
     try {
@@ -72,16 +74,6 @@ export function parseSearchParams<Schema extends z.ZodType>(
 ): z.infer<Schema> {
   const params = Object.fromEntries(new URL(request.url).searchParams);
   return parseWith(schema, params, "query string");
-}
-
-function tooLarge(size: number): PatchworkError {
-  return new PatchworkError(
-    "PAYLOAD_TOO_LARGE",
-    `Request bodies are limited to ${maxJsonBodyBytes / 1024 / 1024} MiB.`,
-    {
-      details: { size, limit: maxJsonBodyBytes },
-    },
-  );
 }
 
 export function errorResponse(code: ErrorCode, message: string, details?: unknown): Response {

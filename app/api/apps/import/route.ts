@@ -1,7 +1,7 @@
 import { getDatabase } from "@/db/client";
-import { parseSearchParams, route } from "@/lib/api/handler";
+import { otherMethods, parseSearchParams, route } from "@/lib/api/handler";
+import { readBodyWithLimit } from "@/lib/api/read-body";
 import { serializeApp } from "@/lib/api/serializers";
-import { PatchworkError } from "@/lib/errors";
 import { importZip, workspaceLimits } from "@/lib/workspace";
 import { importAppQuerySchema } from "./schemas";
 
@@ -12,12 +12,9 @@ export const POST = route(async (request) => {
   const query = parseSearchParams(request, importAppQuerySchema);
   // The archive is compressed, so the app's byte limit bounds it from above.
   const limit = workspaceLimits.maxAppBytes;
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  const archive = new Uint8Array(await request.arrayBuffer());
-  if (declared > limit || archive.byteLength > limit)
-    throw new PatchworkError("PAYLOAD_TOO_LARGE", "Zip archives are limited to 25 MiB.", {
-      details: { size: Math.max(declared, archive.byteLength), limit },
-    });
+  const archive = await readBodyWithLimit(request, { limit, what: "Zip archives" });
   const app = await importZip(await getDatabase(), { name: query.name, archive });
   return Response.json({ app: serializeApp(app) }, { status: 201 });
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);

@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseSearchParams, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseSearchParams, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { exportGitRepository, exportZip, getApp } from "@/lib/workspace";
 import { exportQuerySchema } from "./schemas";
@@ -22,6 +22,8 @@ export const GET = route<{ appId: string }>(async (request, { params }) => {
   const archive = await exportZip(database, { appId, revisionId: query.revision });
   return download(archive, `${app.slug}.zip`);
 });
+
+export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
 
 function download(archive: Uint8Array, filename: string): Response {
   return new Response(Buffer.from(archive), {

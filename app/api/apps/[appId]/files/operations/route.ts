@@ -1,5 +1,5 @@
 import { getDatabase } from "@/db/client";
-import { parseJsonBody, parseWith, route } from "@/lib/api/handler";
+import { otherMethods, parseJsonBody, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { serializeRevision } from "@/lib/api/serializers";
 import { applyFileOperations, type FileOperation } from "@/lib/workspace";
@@ -29,3 +29,5 @@ export const POST = route<{ appId: string }>(async (request, { params }) => {
     { status: created ? 201 : 200 },
   );
 });
+
+export const { GET, PUT, PATCH, DELETE } = otherMethods(["POST"]);
