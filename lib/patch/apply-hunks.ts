@@ -77,10 +77,12 @@ function writeWindow(
   placement: HunkPlacement,
   file: { lines: readonly string[]; endings: readonly LineEnding[] },
   addedEnding: (carriageReturn: boolean) => LineEnding,
+  /** File lines before this were written by the previous hunk (shared unchanged lines). */
+  from: number,
 ): Output & { additions: number; deletions: number } {
   const reindent = reindentFor(hunk, placement, file.lines);
   const output: Output = { lines: [], endings: [] };
-  let cursor = placement.start;
+  let cursor = Math.max(placement.start, from);
   let oldIndex = 0;
   let additions = 0;
   let deletions = 0;
@@ -99,7 +101,7 @@ function writeWindow(
     }
     const fileIndex = placement.mapping[oldIndex];
     oldIndex += 1;
-    if (fileIndex === -1) continue;
+    if (fileIndex === -1 || fileIndex < from) continue;
     copyUpTo(fileIndex);
     if (line.kind === "context") {
       output.lines.push(file.lines[fileIndex]);
@@ -200,10 +202,14 @@ function placeOutOfOrderHunks(
       continue;
     }
     const overlapping = slots.findIndex(
-      (other) =>
+      (other, otherIndex) =>
         other.placement !== null &&
         other.placement.start < Math.max(end, start + 1) &&
-        Math.max(other.placement.end, other.placement.start + 1) > start,
+        Math.max(other.placement.end, other.placement.start + 1) > start &&
+        !sharesOnlyUnchangedLines(
+          { hunk: hunks[otherIndex], placement: other.placement },
+          { hunk, placement: outcome.placement },
+        ),
     );
     if (overlapping !== -1) {
       slot.failure = {
@@ -216,6 +222,46 @@ function placeOutOfOrderHunks(
     }
     slots[hunkIndex] = { placement: outcome.placement, failure: null };
   }
+}
+
+type PlacedCandidate = { hunk: Hunk; placement: HunkPlacement };
+
+/**
+ * Models often write each hunk with its own context against the original file, so a hunk's
+ * leading context can be the previous hunk's trailing context. Such hunks overlap only in lines
+ * both keep unchanged, in the same file lines: they compose, the shared lines written once. Any
+ * other overlap (a shared line one of them changes, an insertion inside the shared span, one hunk
+ * inside the other, or a context line the file no longer has) stays refused.
+ */
+export function sharesOnlyUnchangedLines(one: PlacedCandidate, two: PlacedCandidate): boolean {
+  const [first, second] = one.placement.start <= two.placement.start ? [one, two] : [two, one];
+  const sharedFrom = second.placement.start;
+  const sharedUntil = first.placement.end;
+  if (sharedUntil <= sharedFrom || second.placement.end <= sharedUntil) return false;
+  // From the first hunk's first line in the shared span to its end: unchanged lines only.
+  let oldIndex = 0;
+  let inShared = false;
+  for (const line of first.hunk.lines) {
+    if (line.kind === "add") {
+      if (inShared) return false;
+      continue;
+    }
+    const fileIndex = first.placement.mapping[oldIndex];
+    oldIndex += 1;
+    if (fileIndex === -1) return false;
+    if (fileIndex >= sharedFrom) inShared = true;
+    if (inShared && line.kind !== "context") return false;
+  }
+  // The second hunk's lines up to the end of the shared span: unchanged lines only.
+  oldIndex = 0;
+  for (const line of second.hunk.lines) {
+    if (line.kind === "add") return false;
+    const fileIndex = second.placement.mapping[oldIndex];
+    oldIndex += 1;
+    if (fileIndex === -1 || line.kind !== "context") return false;
+    if (fileIndex >= sharedUntil - 1) return fileIndex === sharedUntil - 1;
+  }
+  return false;
 }
 
 export function applyHunks(
@@ -365,7 +411,8 @@ export function applyHunks(
     const placement = placements[position];
     const hunk = hunks[placed[position].hunkIndex];
     copySpan(placement.start);
-    const window = writeWindow(hunk, placement, file, addedEnding);
+    const window = writeWindow(hunk, placement, file, addedEnding, copied);
+    placed[position].start = Math.max(placement.start, copied);
     additions += window.additions;
     deletions += window.deletions;
     placed[position].resultStart = written;

@@ -147,4 +147,55 @@ describe("patches as models write them", () => {
     });
     expect(rivals.ok).toBe(false);
   });
+
+  describe("hunks whose context overlaps", () => {
+    const lines = Array.from({ length: 30 }, (_, index) => `line ${index + 1}`);
+    const numbered = new Map([["numbers.txt", `${lines.join("\n")}\n`]]);
+    const patchOf = (...hunks: string[][]) =>
+      ["--- a/numbers.txt", "+++ b/numbers.txt", ...hunks.flat()].join("\n");
+    // Each hunk written with three lines of context against the original file: the second's
+    // leading context (lines 12-14) starts inside the first's trailing context (11-13).
+    const first = [
+      "@@ -7,7 +7,7 @@",
+      ...[7, 8, 9].map((n) => ` line ${n}`),
+      "-line 10",
+      "+LINE TEN",
+      ...[11, 12, 13].map((n) => ` line ${n}`),
+    ];
+    const second = [
+      "@@ -12,7 +12,7 @@",
+      ...[12, 13, 14].map((n) => ` line ${n}`),
+      "-line 15",
+      "+LINE FIFTEEN",
+      ...[16, 17, 18].map((n) => ` line ${n}`),
+    ];
+
+    it("applies both when they share only unchanged lines, in either order", () => {
+      const expected = lines
+        .map((line) =>
+          line === "line 10" ? "LINE TEN" : line === "line 15" ? "LINE FIFTEEN" : line,
+        )
+        .join("\n");
+      for (const patch of [patchOf(first, second), patchOf(second, first)]) {
+        const result = applyPatch({ files: numbered, patch });
+        if (!result.ok) throw new Error(result.summary);
+        expect(result.updates.get("numbers.txt")).toBe(`${expected}\n`);
+      }
+    });
+
+    it("still refuses an overlap on a line one of them changes", () => {
+      const rival = [
+        "@@ -12,4 +12,4 @@",
+        " line 12",
+        "-line 13",
+        "+LINE THIRTEEN",
+        " line 14",
+        " line 15",
+      ];
+      const result = applyPatch({ files: numbered, patch: patchOf(first, rival) });
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.summary).toMatch(/also changes/);
+    });
+  });
 });
