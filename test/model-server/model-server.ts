@@ -11,7 +11,18 @@ import { checkExpectation } from "./check-expectation";
 import { closingChunks, completionBody, contentChunks } from "./completion-chunks";
 import { loadScenarioDirectory } from "./load-scenario-directory";
 import { planAnswer } from "./plan-answer";
-import { finalStep, type Scenario, type Step } from "./scenario";
+import {
+  responsesBody,
+  responsesClosingEvents,
+  responsesContentEvents,
+  responsesFrame,
+} from "./responses-events";
+import {
+  describeResponsesStepContext,
+  type ResponsesRequest,
+  responsesRequestSchema,
+} from "./responses-request";
+import { finalStep, type Scenario, type Step, type StepContext } from "./scenario";
 import { builtInScenarios } from "./scenarios";
 
 export interface ModelServerOptions {
@@ -39,6 +50,8 @@ export interface RecordedRequest {
   offeredTools?: string[];
   /** The parsed chat completion request. */
   body?: ChatCompletionRequest;
+  /** The parsed Responses API request (`POST /v1/responses`). */
+  responsesBody?: ResponsesRequest;
   /** Set when the step's `expect` did not hold; the answer was an error saying so. */
   expectationFailure?: string;
 }
@@ -58,7 +71,8 @@ const maximumBodyBytes = 20 * 1024 * 1024;
 /**
  * A scripted OpenAI-compatible model for tests and `npm run dev:model`: the request's `model`
  * names a scenario, and the step is chosen statelessly from the request's messages (see
- * `selectStepIndex`). Serves `POST /v1/chat/completions` (SSE or JSON), `GET /v1/models`, and
+ * `selectStepIndex`). Serves `POST /v1/chat/completions` (SSE or JSON), `POST /v1/responses`
+ * (the Responses API, for Codex: SSE events or one response object), `GET /v1/models`, and
  * `GET /api/tags` so it can also stand in for a local Ollama.
  */
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
@@ -140,31 +154,63 @@ async function handle({
     const models = Object.keys(scenarios).map((name) => ({ name, model: name, size: 0 }));
     return sendJson(response, record, 200, { models });
   }
-  if (route !== "POST /v1/chat/completions") {
+  let request_: ParsedModelRequest;
+  if (route === "POST /v1/chat/completions") {
+    const parsed = chatCompletionRequestSchema.safeParse(await readJson(request));
+    if (!parsed.success) {
+      return sendError(
+        response,
+        record,
+        400,
+        `Invalid chat completion request: ${parsed.error.message}`,
+      );
+    }
+    record.body = parsed.data;
+    request_ = {
+      format: "chat",
+      model: parsed.data.model,
+      stream: parsed.data.stream === true,
+      includeUsage: parsed.data.stream_options?.include_usage === true,
+      context: describeStepContext(parsed.data),
+      conversation: parsed.data.messages,
+      customTools: new Set(),
+    };
+  } else if (route === "POST /v1/responses") {
+    const parsed = responsesRequestSchema.safeParse(await readJson(request));
+    if (!parsed.success) {
+      return sendError(response, record, 400, `Invalid responses request: ${parsed.error.message}`);
+    }
+    record.responsesBody = parsed.data;
+    request_ = {
+      format: "responses",
+      model: parsed.data.model,
+      stream: parsed.data.stream === true,
+      includeUsage: true,
+      context: describeResponsesStepContext(parsed.data),
+      conversation: parsed.data.input,
+      customTools: new Set(
+        (parsed.data.tools ?? []).flatMap((tool) =>
+          tool.type === "custom" && tool.name ? [tool.name] : [],
+        ),
+      ),
+    };
+  } else {
     return sendError(response, record, 404, `No route ${route} on the scripted model server.`);
   }
-
-  const parsed = chatCompletionRequestSchema.safeParse(await readJson(request));
-  if (!parsed.success) {
+  record.model = request_.model;
+  const scenario = scenarios[request_.model];
+  if (!scenario || !Object.hasOwn(scenarios, request_.model)) {
+    const known = Object.keys(scenarios).join(", ");
     return sendError(
       response,
       record,
-      400,
-      `Invalid chat completion request: ${parsed.error.message}`,
+      404,
+      `Unknown scenario "${request_.model}". Known: ${known}.`,
+      { code: "model_not_found" },
     );
   }
-  const body = parsed.data;
-  record.body = body;
-  record.model = body.model;
-  const scenario = scenarios[body.model];
-  if (!scenario || !Object.hasOwn(scenarios, body.model)) {
-    const known = Object.keys(scenarios).join(", ");
-    return sendError(response, record, 404, `Unknown scenario "${body.model}". Known: ${known}.`, {
-      code: "model_not_found",
-    });
-  }
 
-  const context = describeStepContext(body);
+  const { context } = request_;
   record.stepIndex = context.stepIndex;
   record.offeredTools = context.offeredTools;
   const scripted = scenario.steps[context.stepIndex] ?? finalStep;
@@ -190,7 +236,7 @@ async function handle({
 
   if (step.status !== undefined) {
     const attemptKey = createHash("sha256")
-      .update(JSON.stringify([body.model, context.stepIndex, body.messages]))
+      .update(JSON.stringify([request_.model, context.stepIndex, request_.conversation]))
       .digest("hex");
     const attempts = failedAttempts.get(attemptKey) ?? 0;
     if (step.status_attempts === undefined || attempts < step.status_attempts) {
@@ -211,21 +257,25 @@ async function handle({
 
   const answer = planAnswer(step, {
     stepIndex: context.stepIndex,
-    promptCharacters: JSON.stringify(body.messages).length,
+    promptCharacters: JSON.stringify(request_.conversation).length,
     toolsOffered,
   });
   const identity = {
-    id: `chatcmpl-scripted-${randomUUID()}`,
+    id: `${request_.format === "chat" ? "chatcmpl" : "resp"}-scripted-${randomUUID()}`,
     created: Math.floor(Date.now() / 1000),
-    model: body.model,
+    model: request_.model,
   };
 
-  if (!body.stream) {
+  if (!request_.stream) {
     if (step.hang) {
       record.status = 200;
       return; // Never answers; the response closes with the client or the server.
     }
-    return sendJson(response, record, 200, completionBody(answer, identity));
+    const whole =
+      request_.format === "chat"
+        ? completionBody(answer, identity)
+        : responsesBody(answer, identity, request_.customTools);
+    return sendJson(response, record, 200, whole);
   }
 
   record.status = 200;
@@ -236,16 +286,39 @@ async function handle({
   });
   response.flushHeaders();
   const delay = step.delay_ms_between_chunks ?? 0;
-  const includeUsage = body.stream_options?.include_usage === true;
-  const chunks = contentChunks(answer, identity);
-  if (!step.hang) chunks.push(...closingChunks(answer, identity, { includeUsage }));
+  const frames: string[] = [];
+  if (request_.format === "chat") {
+    const chunks = contentChunks(answer, identity);
+    if (!step.hang) {
+      chunks.push(...closingChunks(answer, identity, { includeUsage: request_.includeUsage }));
+    }
+    frames.push(...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`));
+    if (!step.hang) frames.push("data: [DONE]\n\n");
+  } else {
+    const events = responsesContentEvents(answer, identity);
+    if (!step.hang) events.push(...responsesClosingEvents(answer, identity, request_.customTools));
+    frames.push(...events.map(responsesFrame));
+  }
 
-  for (const [index, chunk] of chunks.entries()) {
+  for (const [index, frame] of frames.entries()) {
     if (index > 0 && delay > 0 && !(await pause(delay, closed.signal))) return;
-    if (!(await write(response, `data: ${JSON.stringify(chunk)}\n\n`, closed.signal))) return;
+    if (!(await write(response, frame, closed.signal))) return;
   }
   if (step.hang) return; // Headers and any content sent; the stream now stays open, silent.
-  if (await write(response, "data: [DONE]\n\n", closed.signal)) response.end();
+  response.end();
+}
+
+/** What the step logic needs of a request, whichever wire format it came in. */
+interface ParsedModelRequest {
+  format: "chat" | "responses";
+  model: string;
+  stream: boolean;
+  includeUsage: boolean;
+  context: StepContext;
+  /** What identifies the conversation, for counting failed attempts at a step. */
+  conversation: unknown;
+  /** Freeform (custom) tools of a Responses request, such as Codex's apply_patch. */
+  customTools: ReadonlySet<string>;
 }
 
 function defaultErrorMessage(status: number): string {
