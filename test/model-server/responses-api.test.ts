@@ -45,12 +45,15 @@ async function streamEvents(
   });
   expect(response.status).toBe(200);
   const events: { event?: string; data: Record<string, unknown> }[] = [];
-  const stream = (response.body as ReadableStream<Uint8Array>)
+  const stream = (response.body as ReadableStream)
     .pipeThrough(new TextDecoderStream())
     .pipeThrough(new EventSourceParserStream());
-  for await (const message of stream)
-    events.push({ event: message.event, data: JSON.parse(message.data) });
-  return events;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return events;
+    events.push({ event: value.event, data: JSON.parse(value.data) });
+  }
 }
 
 const tools = [
