@@ -6,6 +6,7 @@ import {
   slowStreamScenario,
 } from "./agent-scenarios";
 import { devDemoScenario } from "./dev-demo-scenario";
+import { engineScenarios } from "./engine-scenarios";
 import { loadScenarioDirectory } from "./load-scenario-directory";
 import type { Scenario } from "./scenario";
 
@@ -24,6 +25,9 @@ export const scenarioNames = [
   "rate-limited",
   "hang",
   "text-only",
+  "codex-edit-heading",
+  "codex-edit-then-wait",
+  "codex-hang",
 ] as const;
 
 export type ScenarioName = (typeof scenarioNames)[number];
@@ -39,6 +43,7 @@ export function builtInScenarios(): Record<ScenarioName, Scenario> {
     patchRetryScenario(),
     malformedArgumentsScenario(),
     slowStreamScenario(),
+    ...engineScenarios(),
   ];
   const all: Record<string, Scenario> = {
     ...loadScenarioDirectory(builtInScenarioDirectory),

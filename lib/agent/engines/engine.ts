@@ -26,6 +26,8 @@ export interface CodingEngine {
   modelUnsupportedReason(model: EngineModel): string | null;
   /** Runs one turn to its end; throws a RunFailure (or RunCancelled) to fail (or stop) the run. */
   run(input: EngineRunInput, sink: EngineSink): Promise<EngineResult>;
+  /** Removes what the engine keeps for an app between runs (stored threads), when it is deleted. */
+  removeAppState?(appId: string): Promise<void>;
 }
 
 export interface EngineStatus {

@@ -1,10 +1,12 @@
 import "server-only";
 import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
+import { logServerError } from "@/lib/log";
 import type { ModelEndpoint } from "@/lib/models/engine-model";
 import type { CodingEngine, EngineStatus } from "./engine";
 import { type EngineName, engineNames } from "./engine-names";
 import { unbuiltEngineStatus } from "./engine-status";
+import { codexEngine } from "./codex";
 import { nativeEngine } from "./native";
 import { scriptedTestEngine } from "./scripted-test";
 
@@ -14,6 +16,7 @@ import { scriptedTestEngine } from "./scripted-test";
  */
 const engines: Partial<Record<EngineName, CodingEngine>> = {
   native: nativeEngine,
+  codex: codexEngine,
 };
 
 /** TEST-ONLY engines, served only while PATCHWORK_TEST_ENGINES=1 (never set it in production). */
@@ -91,4 +94,20 @@ export function preflightEngineModel(engine: CodingEngine, model: ModelEndpoint)
       { details: { engine: engine.id, model_id: model.id, reason } },
     );
   }
+}
+
+/** Removes every engine's stored state for a deleted app (never throws: the app is gone anyway). */
+export async function removeEngineStateForApp(appId: string): Promise<void> {
+  await Promise.all(
+    listEngines().map(async (engine) => {
+      try {
+        await engine.removeAppState?.(appId);
+      } catch (error) {
+        logServerError(
+          `${engine.label}: could not remove the state of deleted app ${appId}`,
+          error,
+        );
+      }
+    }),
+  );
 }

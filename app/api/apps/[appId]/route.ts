@@ -1,4 +1,5 @@
 import { getDatabase } from "@/db/client";
+import { removeEngineStateForApp } from "@/lib/agent/engines/registry";
 import { otherMethods, parseJsonBody, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
 import { serializeApp } from "@/lib/api/serializers";
@@ -24,6 +25,8 @@ export const PATCH = route<Params>(async (request, { params }) => {
 export const DELETE = route<Params>(async (_request, { params }) => {
   const { appId } = parseWith(appParamsSchema, params, "path");
   await deleteApp(await getDatabase(), { appId });
+  // Engines' own stores (Codex threads) hold the app's conversation too.
+  await removeEngineStateForApp(appId);
   return new Response(null, { status: 204 });
 });
 

@@ -1,0 +1,34 @@
+import type { Scenario } from "./scenario";
+import { headingPatch } from "./starter-patches";
+
+/**
+ * Scenarios for the external engines (Codex first): they speak the engines' own tools — Codex's
+ * freeform `apply_patch` takes the `*** Begin Patch` text as its input — and are served over the
+ * Responses API as well as chat completions.
+ */
+export function engineScenarios(): Scenario[] {
+  const editHeading = {
+    text: ["I'll change the heading."],
+    tool_calls: [
+      { name: "apply_patch", arguments: { input: headingPatch({ format: "begin-patch" }) } },
+    ],
+  };
+  return [
+    {
+      name: "codex-edit-heading",
+      description: "Codex: one apply_patch that changes the starter's heading, then a short reply.",
+      steps: [editHeading, { text: ["Changed the heading."] }],
+    },
+    {
+      name: "codex-edit-then-wait",
+      description:
+        "Codex: the heading edit, then a reply that streams a word and never finishes (for Stop).",
+      steps: [editHeading, { text: ["Checking "], hang: true }],
+    },
+    {
+      name: "codex-hang",
+      description: "Codex: a first answer that never starts (for watchdogs and Stop).",
+      steps: [{ hang: true }],
+    },
+  ];
+}
