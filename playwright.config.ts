@@ -33,6 +33,7 @@ const modelEnvironment = modelServerEnvironment(`http://127.0.0.1:${modelServerP
   "text-only",
   "agent-slow-reply",
   "agent-many-tools",
+  "codex-edit-heading",
 ]);
 const serverEnvironment = {
   NODE_ENV: "production",

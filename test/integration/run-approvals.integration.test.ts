@@ -5,9 +5,11 @@ import { starterHeading } from "@/lib/workspace/starter-template";
 import {
   cancelRun,
   createApp,
+  decideApproval,
   eventsOfType,
   expectErrorEnvelope,
   expectGaplessRun,
+  pendingApproval as waitForApproval,
   readDraftFile,
   runPath,
   runsPath,
@@ -27,15 +29,6 @@ import { type ModelServer, modelServerEnvironment, startModelServer } from "@/te
 // The scripted engine (lib/agent/engines/scripted-test) exists only with PATCHWORK_TEST_ENGINES=1.
 const approvedHeading = "Approved by the scripted engine";
 const unknownId = "00000000-0000-4000-8000-000000000000";
-
-interface ApprovalJson {
-  id: string;
-  kind: string;
-  description: string;
-  context: { diff?: string; paths?: string[] };
-  decision: string | null;
-  decided_by: string | null;
-}
 
 describe.each(runTargets())("approvals through a folder engine on $name", (target) => {
   let modelServer: ModelServer;
@@ -59,26 +52,9 @@ describe.each(runTargets())("approvals through a folder engine on $name", (targe
     await modelServer?.close();
   });
 
-  async function pendingApproval(appId: string, runId: string): Promise<ApprovalJson> {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const response = await api(server, runPath(appId, runId));
-      expect(response.status).toBe(200);
-      const pending = (response.body.approvals as ApprovalJson[]).find(
-        (approval) => approval.decision === null,
-      );
-      if (pending) return pending;
-      if (Date.now() > deadline) throw new Error("no pending approval appeared");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
-  function decide(appId: string, runId: string, approvalId: string, decision: string) {
-    return api(server, `${runPath(appId, runId)}/approvals/${approvalId}`, {
-      method: "POST",
-      body: { decision },
-    });
-  }
+  const pendingApproval = (appId: string, runId: string) => waitForApproval(server, appId, runId);
+  const decide = (appId: string, runId: string, approvalId: string, decision: string) =>
+    decideApproval(server, appId, runId, approvalId, decision);
 
   function runFolders(): string[] {
     const area = path.join(dataDir, "runs");

@@ -69,6 +69,49 @@ export async function getRun(server: Server, appId: string, runId: string): Prom
   return response.body.run;
 }
 
+export interface ApprovalJson {
+  id: string;
+  kind: string;
+  description: string;
+  context: { diff?: string; paths?: string[]; command?: string; cwd?: string };
+  decision: string | null;
+  decided_by: string | null;
+}
+
+/** Polls the run until it has an undecided approval request, and returns it. */
+export async function pendingApproval(
+  server: Server,
+  appId: string,
+  runId: string,
+  timeoutMs = 20_000,
+): Promise<ApprovalJson> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const response = await api(server, runPath(appId, runId));
+    expect(response.status).toBe(200);
+    const pending = (response.body.approvals as ApprovalJson[]).find(
+      (approval) => approval.decision === null,
+    );
+    if (pending) return pending;
+    if (Date.now() > deadline) throw new Error("no pending approval appeared");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** POSTs a decision on an approval request; the caller asserts the answer. */
+export function decideApproval(
+  server: Server,
+  appId: string,
+  runId: string,
+  approvalId: string,
+  decision: string,
+) {
+  return api(server, `${runPath(appId, runId)}/approvals/${approvalId}`, {
+    method: "POST",
+    body: { decision },
+  });
+}
+
 /** POSTs a cancel; the caller asserts the answer (202 while active, 200 after the end, 404). */
 export function cancelRun(server: Server, appId: string, runId: string) {
   return api(server, `${runPath(appId, runId)}/cancel`, { method: "POST" });
