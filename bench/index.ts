@@ -4,6 +4,7 @@
  * when there is none.
  */
 import fs from "node:fs";
+import { runEnginesBench } from "./engines.bench";
 import { runPatchBench } from "./patch.bench";
 import { runPreviewBench } from "./preview.bench";
 import { runStoreBench } from "./store.bench";
@@ -14,8 +15,9 @@ await runStoreBench();
 await runPreviewBench();
 if (fs.existsSync(`${process.env.PATCHWORK_DIST_DIR || ".next"}/BUILD_ID`)) {
   await runStreamBench();
+  await runEnginesBench();
 } else {
   console.log(
-    "\nStream benchmark skipped: it serves the production build; run `npm run build` first.",
+    "\nStream and engines benchmarks skipped: it serves the production build; run `npm run build` first.",
   );
 }

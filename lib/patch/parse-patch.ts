@@ -37,8 +37,14 @@ export function decodeEscapedPatch(text: string): string | null {
   } catch {
     // Not a valid JSON string (a stray quote): decode the common escapes by hand below.
   }
-  return body.replace(/\\([nrt"\\])/g, (_, escape: string) =>
-    escape === "n" ? "\n" : escape === "r" ? "\r" : escape === "t" ? "\t" : escape,
+  return body.replace(/\\([nrt"\\])/g, (_, escapedCharacter: string) =>
+    escapedCharacter === "n"
+      ? "\n"
+      : escapedCharacter === "r"
+        ? "\r"
+        : escapedCharacter === "t"
+          ? "\t"
+          : escapedCharacter,
   );
 }
 
