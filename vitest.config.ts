@@ -37,6 +37,8 @@ export default defineConfig({
           hookTimeout: 180_000,
           // Each suite starts its own production servers; two at a time keeps the machine responsive.
           maxWorkers: 2,
+          // The servers they start check every run event against the contract as they write it.
+          env: { PATCHWORK_VALIDATE_EVENTS: "1" },
           alias: serverOnlyAlias,
         },
       },

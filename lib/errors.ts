@@ -1,32 +1,17 @@
+import { type ErrorCode, errorStatusByCode } from "./error-codes";
 import { logServerError } from "./log";
-/**
- * The one error class of Patchwork. Every failure a caller can act on carries a code from
- * PRODUCT.md §2; everything else becomes a 500 whose cause is logged, never returned.
- */
-export const errorStatusByCode = {
-  VALIDATION_FAILED: 400,
-  UNAUTHORIZED: 401,
-  FORBIDDEN_ORIGIN: 403,
-  NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  REVISION_CONFLICT: 409,
-  CODING_AGENT_RUN_ACTIVE: 409,
-  APPROVAL_ALREADY_DECIDED: 409,
-  CODING_AGENT_MODEL_UNAVAILABLE: 400,
-  CODING_AGENT_ENGINE_UNAVAILABLE: 400,
-  CODING_AGENT_ENGINE_UNSUPPORTED_RUNTIME: 400,
-  PAYLOAD_TOO_LARGE: 413,
-  MISDIRECTED_REQUEST: 421,
-  RATE_LIMITED: 429,
-  INTERNAL_ERROR: 500,
-} as const;
 
-export type ErrorCode = keyof typeof errorStatusByCode;
+// The codes live in the one browser-safe list (lib/error-codes.ts), shared with the run events.
+export { type ErrorCode, errorStatusByCode } from "./error-codes";
 
 export interface ErrorBody {
   error: { code: ErrorCode; message: string; details?: unknown };
 }
 
+/**
+ * The one error class of Patchwork. Every failure a caller can act on carries a code from
+ * PRODUCT.md §2; everything else becomes a 500 whose cause is logged, never returned.
+ */
 export class PatchworkError extends Error {
   readonly code: ErrorCode;
   readonly status: number;

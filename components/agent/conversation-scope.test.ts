@@ -11,6 +11,8 @@ function run(id: string, overrides: Partial<AgentRun> = {}): AgentRun {
     requested_model_id: "auto",
     resolved_model_id: "compatible:happy-path",
     execution_engine: "native",
+    approval_policy: "ask",
+    engine_run_ref: null,
     base_revision_id: null,
     result_revision_id: null,
     output_text: `reply ${id}`,

@@ -211,3 +211,45 @@ describe("reduceRunEvent", () => {
     expect(resolved.items[0]).toMatchObject({ decision: "decline", decidedBy: "timeout" });
   });
 });
+
+describe("payloads that break the event contract", () => {
+  const event = (seq: number, type: string, payload: Record<string, unknown>) =>
+    ({
+      seq,
+      run_id: "run-x",
+      app_id: "app-x",
+      type,
+      ts: "2026-11-24T00:00:00.000Z",
+      payload,
+    }) as Parameters<typeof reduceRunEvent>[1];
+
+  it("are skipped, not half-read, and the seq still advances", () => {
+    const view = reduceRunEvents(createRunView("run-x"), [
+      event(1, "tool.started", { tool: "apply_patch", title: "Edit" }),
+      event(2, "tool.started", { call_id: "c1", tool: "apply_patch", title: "Edit a.ts" }),
+      event(3, "tool.completed", {
+        call_id: "c1",
+        tool: "apply_patch",
+        title: "Edit a.ts",
+        summary: 7,
+      }),
+    ]);
+    expect(view.lastSeq).toBe(3);
+    expect(tools(view.items)).toEqual([
+      expect.objectContaining({ callId: "c1", title: "Edit a.ts", status: "running" }),
+    ]);
+  });
+
+  it("still end the run when the terminal event is malformed", () => {
+    const view = reduceRunEvents(createRunView("run-x"), [
+      event(1, "tool.started", { call_id: "c1", tool: "apply_patch", title: "Edit a.ts" }),
+      event(2, "run.failed", { code: 42 }),
+    ]);
+    expect(view.phase).toBe("failed");
+    expect(view.failure).toEqual({
+      code: "CODING_AGENT_INTERNAL_ERROR",
+      message: "The run failed.",
+    });
+    expect(tools(view.items)[0].status).toBe("interrupted");
+  });
+});

@@ -1,3 +1,4 @@
+import { parseRunEventPayload, type RunEventPayload } from "@/lib/agent/events/event-payloads";
 import type { RunEvent } from "@/lib/agent/events/event-types";
 import type { RunUsage } from "./agent-api-types";
 
@@ -159,44 +160,58 @@ export function reduceRunEvents(view: RunView, events: readonly RunEvent[]): Run
 }
 
 function applyEvent(view: RunView, event: RunEvent): RunView {
-  const payload = event.payload;
+  // Each payload is read through its type's schema; one that does not match the contract is
+  // skipped (or, for a terminal event, applied with plain defaults) rather than half-read.
+  const raw = event.payload;
   switch (event.type) {
     case "run.accepted":
       return {
         ...view,
         phase: view.phase === "waiting" ? "running" : view.phase,
-        resolvedModelId: readString(payload.resolved_model_id),
+        resolvedModelId: parseRunEventPayload("run.accepted", raw)?.resolved_model_id ?? null,
       };
     case "assistant.delta":
-      return appendText(running(view), event.seq, readString(payload.text) ?? "");
+      return appendText(
+        running(view),
+        event.seq,
+        parseRunEventPayload("assistant.delta", raw)?.text ?? "",
+      );
     case "reasoning.delta":
-      return { ...running(view), reasoning: view.reasoning + (readString(payload.text) ?? "") };
-    case "tool.started":
-      return startTool(running(view), payload);
-    case "tool.completed":
-      return finishTool(running(view), payload, "completed");
-    case "tool.failed":
-      return finishTool(running(view), payload, "failed");
+      return {
+        ...running(view),
+        reasoning: view.reasoning + (parseRunEventPayload("reasoning.delta", raw)?.text ?? ""),
+      };
+    case "tool.started": {
+      const payload = parseRunEventPayload("tool.started", raw);
+      return payload ? startTool(running(view), payload) : view;
+    }
+    case "tool.completed": {
+      const payload = parseRunEventPayload("tool.completed", raw);
+      return payload ? completeTool(running(view), payload) : view;
+    }
+    case "tool.failed": {
+      const payload = parseRunEventPayload("tool.failed", raw);
+      return payload ? failTool(running(view), payload) : view;
+    }
     case "usage":
-      return { ...view, usage: readUsage(payload) ?? view.usage };
+      return { ...view, usage: parseRunEventPayload("usage", raw) ?? view.usage };
     case "notice": {
-      const message = readString(payload.message);
-      if (!message) return view;
-      const notice = { seq: event.seq, kind: readString(payload.kind) ?? "info", message };
+      const payload = parseRunEventPayload("notice", raw);
+      if (!payload?.message) return view;
+      const notice = { seq: event.seq, kind: payload.kind, message: payload.message };
       return { ...view, notices: [...view.notices, notice] };
     }
     case "revision.created": {
-      const revisionId = readString(payload.revision_id);
-      if (!revisionId) return view;
-      const files = readChangedFiles(payload.files_changed);
+      const payload = parseRunEventPayload("revision.created", raw);
+      if (!payload) return view;
       return {
         ...view,
         revision: {
-          revisionId,
-          parentRevisionId: readString(payload.parent_revision_id),
-          files,
-          additions: readNumber(payload.additions) ?? sum(files, "additions"),
-          deletions: readNumber(payload.deletions) ?? sum(files, "deletions"),
+          revisionId: payload.revision_id,
+          parentRevisionId: payload.parent_revision_id,
+          files: payload.files_changed,
+          additions: payload.additions,
+          deletions: payload.deletions,
         },
       };
     }
@@ -204,28 +219,34 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
       return {
         ...interruptRunningTools(view),
         phase: "completed",
-        usage: readUsage(payload.usage) ?? view.usage,
+        usage: parseRunEventPayload("run.completed", raw)?.usage ?? view.usage,
       };
-    case "run.failed":
+    case "run.failed": {
+      const payload = parseRunEventPayload("run.failed", raw);
       return {
         ...interruptRunningTools(view),
         phase: "failed",
         failure: {
-          code: readString(payload.code) ?? "CODING_AGENT_INTERNAL_ERROR",
-          message: readString(payload.message) ?? "The run failed.",
+          code: payload?.code ?? "CODING_AGENT_INTERNAL_ERROR",
+          message: payload?.message ?? "The run failed.",
         },
       };
+    }
     case "run.cancelled":
       return {
         ...interruptRunningTools(view),
         phase: "cancelled",
-        cancelMessage: readString(payload.message),
+        cancelMessage: parseRunEventPayload("run.cancelled", raw)?.message ?? null,
       };
-    // Lifecycle and engine events that never render on their own.
-    case "approval.requested":
-      return requestApproval(running(view), payload);
-    case "approval.resolved":
-      return resolveApproval(view, payload);
+    case "approval.requested": {
+      const payload = parseRunEventPayload("approval.requested", raw);
+      return payload ? requestApproval(running(view), payload) : view;
+    }
+    case "approval.resolved": {
+      const payload = parseRunEventPayload("approval.resolved", raw);
+      return payload ? resolveApproval(view, payload) : view;
+    }
+    // Checkpoints never render on their own.
     case "checkpoint.created":
       return view;
     default:
@@ -233,36 +254,32 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
   }
 }
 
-function requestApproval(view: RunView, payload: Record<string, unknown>): RunView {
-  const approvalId = readString(payload.approval_id);
-  if (
-    !approvalId ||
-    view.items.some((item) => item.kind === "approval" && item.approvalId === approvalId)
-  )
+function requestApproval(view: RunView, payload: RunEventPayload<"approval.requested">): RunView {
+  const approvalId = payload.approval_id;
+  if (view.items.some((item) => item.kind === "approval" && item.approvalId === approvalId))
     return view;
-  const context = (payload.context ?? {}) as Record<string, unknown>;
+  const context = payload.context;
+  const text = (value: unknown) => (typeof value === "string" ? value : null);
   const item: ApprovalItem = {
     kind: "approval",
     approvalId,
-    approvalKind: readString(payload.kind) ?? "permission",
-    description: readString(payload.description) ?? "",
-    diff: readString(context.diff),
-    command: readString(context.command),
-    cwd: readString(context.cwd),
+    approvalKind: payload.kind,
+    description: payload.description,
+    diff: text(context.diff),
+    command: text(context.command),
+    cwd: text(context.cwd),
     decision: null,
     decidedBy: null,
   };
   return { ...view, items: [...view.items, item] };
 }
 
-function resolveApproval(view: RunView, payload: Record<string, unknown>): RunView {
-  const approvalId = readString(payload.approval_id);
-  const decision = readString(payload.decision) as ApprovalChoice | null;
+function resolveApproval(view: RunView, payload: RunEventPayload<"approval.resolved">): RunView {
   return {
     ...view,
     items: view.items.map((item) =>
-      item.kind === "approval" && item.approvalId === approvalId
-        ? { ...item, decision: decision ?? "decline", decidedBy: readString(payload.decided_by) }
+      item.kind === "approval" && item.approvalId === payload.approval_id
+        ? { ...item, decision: payload.decision, decidedBy: payload.decided_by }
         : item,
     ),
   };
@@ -281,15 +298,16 @@ function appendText(view: RunView, seq: number, text: string): RunView {
   return { ...view, items: [...view.items, { kind: "text", id: `text-${seq}`, text }] };
 }
 
-function startTool(view: RunView, payload: Record<string, unknown>): RunView {
-  const callId = readString(payload.call_id);
-  if (!callId || findTool(view, callId)) return view;
-  const tool = readString(payload.tool) ?? "tool";
+function startTool(
+  view: RunView,
+  payload: Pick<RunEventPayload<"tool.started">, "call_id" | "tool" | "title">,
+): RunView {
+  if (findTool(view, payload.call_id)) return view;
   const item: ToolCallItem = {
     kind: "tool",
-    callId,
-    tool,
-    title: readString(payload.title) ?? tool,
+    callId: payload.call_id,
+    tool: payload.tool,
+    title: payload.title || payload.tool,
     status: "running",
     summary: null,
     durationMs: null,
@@ -321,49 +339,56 @@ const knownToolKeys = new Set([
   "recommended_refresh",
 ]);
 
-function finishTool(
+type ToolEndPayload = RunEventPayload<"tool.completed"> | RunEventPayload<"tool.failed">;
+
+/** Sets the row's end state; a completion without a start (never sent so, cheap to accept) gets a row. */
+function endTool(
   view: RunView,
-  payload: Record<string, unknown>,
-  status: "completed" | "failed",
+  payload: ToolEndPayload,
+  end: Pick<ToolCallItem, "status" | "summary" | "failure">,
 ): RunView {
-  const callId = readString(payload.call_id);
-  if (!callId) return view;
-  // A completion without a start (never sent that way, but cheap to accept) still gets a row.
-  const withRow = findTool(view, callId) ? view : startTool(view, payload);
+  const withRow = findTool(view, payload.call_id)
+    ? view
+    : startTool(view, { ...payload, title: payload.title ?? payload.tool });
   const details = Object.fromEntries(
     Object.entries(payload).filter(([key]) => !knownToolKeys.has(key)),
   );
   const items = withRow.items.map((item): TimelineItem => {
-    if (item.kind !== "tool" || item.callId !== callId) return item;
+    if (item.kind !== "tool" || item.callId !== payload.call_id) return item;
     return {
       ...item,
-      status,
-      title: readString(payload.title) ?? item.title,
-      summary: readString(payload.summary),
-      durationMs: readNumber(payload.duration_ms),
-      files: readStrings(payload.files),
-      additions: readNumber(payload.additions),
-      deletions: readNumber(payload.deletions),
+      ...end,
+      title: payload.title ?? item.title,
+      durationMs: payload.duration_ms ?? null,
+      files: payload.files ?? [],
+      additions: payload.additions ?? null,
+      deletions: payload.deletions ?? null,
       details,
-      diagnostics: readRecords(payload.diagnostics),
-      failure:
-        status === "failed"
-          ? {
-              code: readString(payload.patch_code) ?? readString(payload.code) ?? "TOOL_FAILED",
-              message: readString(payload.message) ?? "The tool failed.",
-              fields: readRecords(payload.fields).flatMap((field) => {
-                const message = readString(field.message);
-                return message
-                  ? [{ field: readString(field.field) ?? "(arguments)", message }]
-                  : [];
-              }),
-              patchFailureCount: readNumber(payload.patch_failure_count),
-              recommendedRefresh: readStrings(payload.recommended_refresh),
-            }
-          : null,
+      diagnostics: payload.diagnostics ?? [],
     };
   });
   return { ...withRow, items };
+}
+
+function completeTool(view: RunView, payload: RunEventPayload<"tool.completed">): RunView {
+  return endTool(view, payload, { status: "completed", summary: payload.summary, failure: null });
+}
+
+function failTool(view: RunView, payload: RunEventPayload<"tool.failed">): RunView {
+  return endTool(view, payload, {
+    status: "failed",
+    summary: null,
+    failure: {
+      code: payload.patch_code ?? payload.code,
+      message: payload.message,
+      fields: (payload.fields ?? []).map((field) => ({
+        field: field.field ?? "(arguments)",
+        message: field.message,
+      })),
+      patchFailureCount: payload.patch_failure_count ?? null,
+      recommendedRefresh: payload.recommended_refresh ?? [],
+    },
+  });
 }
 
 function interruptRunningTools(view: RunView): RunView {
@@ -382,60 +407,4 @@ function findTool(view: RunView, callId: string): ToolCallItem | undefined {
   return view.items.find(
     (item): item is ToolCallItem => item.kind === "tool" && item.callId === callId,
   );
-}
-
-function readString(value: unknown): string | null {
-  return typeof value === "string" ? value : null;
-}
-
-function readNumber(value: unknown): number | null {
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
-}
-
-function readStrings(value: unknown): string[] {
-  return Array.isArray(value) ? value.filter((entry) => typeof entry === "string") : [];
-}
-
-function readRecords(value: unknown): Record<string, unknown>[] {
-  if (!Array.isArray(value)) return [];
-  return value.filter(
-    (entry): entry is Record<string, unknown> =>
-      typeof entry === "object" && entry !== null && !Array.isArray(entry),
-  );
-}
-
-function readChangedFiles(value: unknown): ChangedFile[] {
-  return readRecords(value).flatMap((entry) => {
-    const path = readString(entry.path);
-    if (!path) return [];
-    const status =
-      entry.status === "added" || entry.status === "deleted" ? entry.status : "modified";
-    return [
-      {
-        path,
-        status,
-        additions: readNumber(entry.additions) ?? 0,
-        deletions: readNumber(entry.deletions) ?? 0,
-      },
-    ];
-  });
-}
-
-function readUsage(value: unknown): RunUsage | null {
-  if (typeof value !== "object" || value === null) return null;
-  const usage = value as Record<string, unknown>;
-  const input = readNumber(usage.input_tokens);
-  const output = readNumber(usage.output_tokens);
-  if (input === null && output === null) return null;
-  return {
-    input_tokens: input ?? 0,
-    output_tokens: output ?? 0,
-    cache_read_input_tokens: readNumber(usage.cache_read_input_tokens) ?? 0,
-    cache_creation_input_tokens: readNumber(usage.cache_creation_input_tokens) ?? 0,
-    total_cost_usd: readNumber(usage.total_cost_usd),
-  };
-}
-
-function sum(files: ChangedFile[], key: "additions" | "deletions"): number {
-  return files.reduce((total, file) => total + file[key], 0);
 }

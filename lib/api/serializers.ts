@@ -5,6 +5,7 @@ import type {
   CheckpointRow,
   RevisionRow,
 } from "@/db/schema";
+import type { PreviewBuild } from "@/lib/preview/preview-types";
 
 /** Wire shapes are snake_case, as in PRODUCT.md; rows never leave the server as they are. */
 export function serializeApp(app: AppRow) {
@@ -90,3 +91,16 @@ export type AppJson = ReturnType<typeof serializeApp>;
 export type RevisionJson = ReturnType<typeof serializeRevision>;
 export type CheckpointJson = ReturnType<typeof serializeCheckpoint>;
 export type RunJson = ReturnType<typeof serializeRun>;
+
+/** A revision's preview build status, as `GET /api/apps/{id}/preview` answers it. */
+export function serializePreviewStatus(revisionId: string, build: PreviewBuild) {
+  return {
+    revision_id: revisionId,
+    ok: build.ok,
+    diagnostics: build.diagnostics,
+    built_at: build.builtAt,
+    duration_ms: Math.round(build.durationMs),
+  };
+}
+
+export type PreviewStatusJson = ReturnType<typeof serializePreviewStatus>;

@@ -1,6 +1,7 @@
 import "server-only";
 import type { ModelMessage } from "ai";
 import type { AgentRunRow, RunUsage } from "@/db/schema";
+import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
 import type { RunEventType } from "@/lib/agent/events/event-types";
 import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 import type { ModelEndpoint } from "@/lib/models/engine-model";
@@ -81,10 +82,7 @@ export type EngineWorkspace =
 export interface EngineSink {
   text(delta: string): void;
   reasoning(delta: string): void;
-  emit(
-    type: Exclude<RunEventType, TerminalOrInternalEventType>,
-    payload: Record<string, unknown>,
-  ): Promise<void>;
+  emit<Type extends EngineEventType>(type: Type, payload: RunEventPayload<Type>): Promise<void>;
   /** Resolves once everything sent so far is stored; throws a failed background text write. */
   flush(): Promise<void>;
   /** Stores the engine's thread/session id on the run as soon as it exists (resumable after a kill). */
@@ -94,6 +92,9 @@ export interface EngineSink {
   /** Shows an approval card and waits for the person (or the timeout, which declines). */
   requestApproval(request: ApprovalRequestInput): Promise<ApprovalDecision>;
 }
+
+/** The events an engine may send itself; the executor writes the lifecycle and revision ones. */
+export type EngineEventType = Exclude<RunEventType, TerminalOrInternalEventType>;
 
 type TerminalOrInternalEventType =
   | "run.accepted"

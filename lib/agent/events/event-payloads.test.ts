@@ -33,4 +33,19 @@ describe("run event payload schemas", () => {
       }),
     ).toThrow(/decision/);
   });
+
+  it("refuses a failure whose code is not in the one list of codes", () => {
+    expect(() =>
+      assertRunEventPayload("run.failed", { code: "SOMETHING_MADE_UP", message: "x" }),
+    ).toThrow(/unknown code SOMETHING_MADE_UP/);
+    expect(() =>
+      assertRunEventPayload("tool.failed", {
+        call_id: "c",
+        tool: "apply_patch",
+        code: "PATCH_CONTEXT_NOT_FOUND",
+        message: "no",
+        diagnostics: [],
+      }),
+    ).not.toThrow();
+  });
 });

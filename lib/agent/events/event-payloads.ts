@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isRunOrToolErrorCode } from "@/lib/error-codes";
 
 /**
  * Every run event's payload as a zod schema (PRODUCT.md §3), one discriminated union on `type`.
@@ -22,6 +23,17 @@ const changedFileSchema = z.object({
 
 const text = z.object({ text: z.string() });
 
+/** A tool's failure for one argument (TOOL_INPUT_VALIDATION_FAILED). */
+const toolFieldProblemSchema = z.object({ field: z.string().optional(), message: z.string() });
+
+/** What the panel reads of a tool row beyond its identity; tools may send more (shown as details). */
+const toolResultFields = {
+  files: z.array(z.string()).optional(),
+  additions: z.number().optional(),
+  deletions: z.number().optional(),
+  diagnostics: z.array(z.record(z.string(), z.unknown())).optional(),
+};
+
 export const runEventPayloadSchemas = {
   "run.accepted": z.looseObject({
     requested_model_id: z.string().nullable(),
@@ -38,6 +50,7 @@ export const runEventPayloadSchemas = {
     title: z.string(),
     summary: z.string(),
     duration_ms: z.number().optional(),
+    ...toolResultFields,
   }),
   "tool.failed": z.looseObject({
     call_id: z.string(),
@@ -45,8 +58,14 @@ export const runEventPayloadSchemas = {
     title: z.string().optional(),
     code: z.string(),
     message: z.string(),
-    diagnostics: z.array(z.unknown()),
     duration_ms: z.number().optional(),
+    ...toolResultFields,
+    diagnostics: z.array(z.record(z.string(), z.unknown())),
+    fields: z.array(toolFieldProblemSchema).optional(),
+    /** The patch engine's own code when an edit failed (PATCH_…). */
+    patch_code: z.string().optional(),
+    patch_failure_count: z.number().optional(),
+    recommended_refresh: z.array(z.string()).optional(),
   }),
   "approval.requested": z.object({
     approval_id: z.string(),
@@ -97,12 +116,34 @@ export const typedRunEventSchema = z.discriminatedUnion(
   ) as unknown as [z.ZodObject, ...z.ZodObject[]],
 );
 
-/** Throws when a payload does not match its type's schema (the writer checks in tests). */
+export type RunEventPayloadType = keyof typeof runEventPayloadSchemas;
+export type RunEventPayload<Type extends RunEventPayloadType> = RunEventPayloads[Type];
+
+/**
+ * The payload typed by its event's type, or null when it does not match the contract (an event
+ * from an older or newer server): readers skip what they cannot trust instead of guessing.
+ */
+export function parseRunEventPayload<Type extends RunEventPayloadType>(
+  type: Type,
+  payload: unknown,
+): RunEventPayload<Type> | null {
+  const result = runEventPayloadSchemas[type].safeParse(payload);
+  return result.success ? (result.data as RunEventPayload<Type>) : null;
+}
+
+/**
+ * Throws when a payload does not match its type's schema, or carries an error code that is not in
+ * the one list (lib/error-codes.ts). The writer checks every event in tests.
+ */
 export function assertRunEventPayload(type: string, payload: unknown): void {
-  const schema = runEventPayloadSchemas[type as keyof typeof runEventPayloadSchemas];
+  const schema = runEventPayloadSchemas[type as RunEventPayloadType];
   if (!schema) throw new Error(`unknown run event type ${type}`);
   const result = schema.safeParse(payload);
   if (!result.success) {
     throw new Error(`invalid ${type} payload: ${z.prettifyError(result.error)}`);
+  }
+  const code = (result.data as { code?: unknown }).code;
+  if ((type === "run.failed" || type === "tool.failed") && typeof code === "string") {
+    if (!isRunOrToolErrorCode(code)) throw new Error(`${type} carries unknown code ${code}`);
   }
 }

@@ -42,21 +42,5 @@ export const runEventSchema = z.object({
 
 export type RunEvent = z.infer<typeof runEventSchema>;
 
-/** Error codes a run can end with or a tool can fail with, beyond the HTTP ones. */
-export const runErrorCodes = {
-  interrupted: "CODING_AGENT_RUN_INTERRUPTED",
-  modelError: "CODING_AGENT_MODEL_ERROR",
-  modelTimeout: "CODING_AGENT_MODEL_TIMEOUT",
-  rateLimited: "CODING_AGENT_RATE_LIMITED",
-  iterationLimit: "CODING_AGENT_ITERATION_LIMIT",
-  revisionConflict: "REVISION_CONFLICT",
-  internal: "CODING_AGENT_INTERNAL_ERROR",
-  toolInputValidation: "TOOL_INPUT_VALIDATION_FAILED",
-  toolTimeout: "TOOL_TIMEOUT",
-  toolDeclined: "TOOL_APPROVAL_DECLINED",
-  engineCrashed: "CODING_AGENT_ENGINE_CRASHED",
-  engineUnavailable: "CODING_AGENT_ENGINE_UNAVAILABLE",
-  engineUnsupportedRuntime: "CODING_AGENT_ENGINE_UNSUPPORTED_RUNTIME",
-  budgetExceeded: "CODING_AGENT_BUDGET_EXCEEDED",
-  loopDetected: "CODING_AGENT_LOOP_DETECTED",
-} as const;
+// Run and tool error codes are in the one list of every code a client can see.
+export { runErrorCodes } from "@/lib/error-codes";

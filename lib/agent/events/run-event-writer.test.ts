@@ -114,6 +114,13 @@ describe.each(testDatabases())("run event writer on $name", (database) => {
     const awaited = writer.emit("tool.started", { call_id: "c", tool: "x", title: "x" });
     await expect(awaited).rejects.toThrow();
     await expect(writer.flush()).rejects.toThrow();
-    await expect(writer.emit("usage", {})).rejects.toThrow();
+    const usage = {
+      input_tokens: 1,
+      output_tokens: 1,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 0,
+      total_cost_usd: null,
+    };
+    await expect(writer.emit("usage", usage)).rejects.toThrow(/run_event|foreign|violates/);
   });
 });

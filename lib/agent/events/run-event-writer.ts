@@ -4,7 +4,7 @@ import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries
 import type { AgentRunRow, RunEventRow } from "@/db/schema";
 import { redactSecrets, SecretStreamRedactor } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
-import { assertRunEventPayload } from "./event-payloads";
+import { assertRunEventPayload, type RunEventPayload } from "./event-payloads";
 import { getRunEventBatcher, type RunEventBatcher } from "./run-event-batcher";
 import {
   isTerminalRunEventType,
@@ -14,7 +14,11 @@ import {
 } from "./event-types";
 
 /** Payloads are checked against the contract under test (vitest); production skips the cost. */
-const validatePayloads = process.env.NODE_ENV === "test";
+// Every event is checked against the contract in unit tests, and in the servers the integration
+// suites start (PATCHWORK_VALIDATE_EVENTS=1, set by vitest.config.ts); never in production, where
+// the check would cost time on the hot path.
+const validatePayloads =
+  process.env.NODE_ENV === "test" || process.env.PATCHWORK_VALIDATE_EVENTS === "1";
 
 type NonTerminalRunEventType = Exclude<RunEventType, TerminalRunEventType>;
 
@@ -81,7 +85,10 @@ export class RunEventWriter {
    * with the event it was stored in, or null while it is held back as a possible secret's start).
    * Ignored after the terminal event: a run ends exactly once.
    */
-  emit(type: NonTerminalRunEventType, payload: Record<string, unknown>): Promise<RunEvent | null> {
+  emit<Type extends NonTerminalRunEventType>(
+    type: Type,
+    payload: RunEventPayload<Type>,
+  ): Promise<RunEvent | null> {
     if (this.terminal) return Promise.resolve(null);
     if (this.failure) return Promise.reject(this.failure);
     if (validatePayloads) {
@@ -102,7 +109,10 @@ export class RunEventWriter {
    * Appends without waiting, for high-rate events (text deltas): a failure is kept and thrown by
    * the next `flush()`, so the model stream is never throttled to the database's round trip.
    */
-  emitInBackground(type: NonTerminalRunEventType, payload: Record<string, unknown>): void {
+  emitInBackground<Type extends NonTerminalRunEventType>(
+    type: Type,
+    payload: RunEventPayload<Type>,
+  ): void {
     // No promise per delta: at thousands a second they are most of what a write costs here.
     if (this.terminal || this.failure) return;
     if (validatePayloads) assertRunEventPayload(type, payload);
@@ -126,9 +136,9 @@ export class RunEventWriter {
    * sees a finished stream with a running run or the reverse. Returns false if the run had already
    * ended — here, or by another writer such as recovery.
    */
-  async finish(
-    type: TerminalRunEventType,
-    payload: Record<string, unknown>,
+  async finish<Type extends TerminalRunEventType>(
+    type: Type,
+    payload: RunEventPayload<Type>,
     runUpdate: Partial<Omit<AgentRunRow, "id">>,
   ): Promise<boolean> {
     if (this.terminal) return false;

@@ -284,7 +284,10 @@ async function executeTool(
       ...outcome.details,
     });
   } else {
-    const { diagnostics = [], ...details } = outcome.details ?? {};
+    // Tools put their diagnostics (patch failures, build errors) among their details as records.
+    const { diagnostics = [], ...details } = (outcome.details ?? {}) as {
+      diagnostics?: Record<string, unknown>[];
+    };
     await writer.emit("tool.failed", {
       call_id: callId,
       tool: agentTool.name,

@@ -1,6 +1,7 @@
 import { getDatabase } from "@/db/client";
 import { otherMethods, parseSearchParams, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema } from "@/lib/api/schemas";
+import { serializePreviewStatus } from "@/lib/api/serializers";
 import { buildRevisionPreview } from "@/lib/app-preview";
 import { revisionQuerySchema } from "../files/schemas";
 
@@ -14,13 +15,7 @@ export const GET = route<{ appId: string }>(async (request, { params }) => {
     appId,
     revisionId: query.revision,
   });
-  return Response.json({
-    revision_id: revisionId,
-    ok: build.ok,
-    diagnostics: build.diagnostics,
-    built_at: build.builtAt,
-    duration_ms: Math.round(build.durationMs),
-  });
+  return Response.json(serializePreviewStatus(revisionId, build));
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
