@@ -55,7 +55,12 @@ describe.each(runTargets())("coding-agent runs on $name", (target) => {
   beforeAll(async () => {
     modelServer = await startModelServer({ port: 0 });
     server = await startPatchworkServer({
-      env: { ...modelServerEnvironment(modelServer.url), ...target.env },
+      env: {
+        ...modelServerEnvironment(modelServer.url),
+        ...target.env,
+        // Set but pointing nowhere: the engine is unavailable, with no fallback to .engines/.
+        PATCHWORK_CODEX_BIN: "/nonexistent/codex",
+      },
     });
   });
   afterAll(async () => {
@@ -341,7 +346,7 @@ describe.each(runTargets())("coding-agent runs on $name", (target) => {
     );
     const codex = await create({ input: "Hi", engine: "codex", model_id: "compatible:text-only" });
     expectErrorEnvelope(codex, 400, "CODING_AGENT_ENGINE_UNAVAILABLE");
-    expect(codex.body.error.message).toMatch(/codex/i);
+    expect(codex.body.error.message).toMatch(/PATCHWORK_CODEX_BIN is set to \/nonexistent\/codex/);
     expectErrorEnvelope(await create({ input: "" }), 400, "VALIDATION_FAILED");
     expectErrorEnvelope(await create({ input: "   " }), 400, "VALIDATION_FAILED");
     expectErrorEnvelope(await create({}), 400, "VALIDATION_FAILED");
