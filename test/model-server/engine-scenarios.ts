@@ -1,5 +1,6 @@
 import type { Scenario } from "./scenario";
-import { headingPatch } from "./starter-patches";
+import { starterHeading } from "@/lib/workspace/starter-template";
+import { headingPatch, patchedHeading, starterAppPath } from "./starter-patches";
 
 /**
  * Scenarios for the external engines (Codex first): they speak the engines' own tools — Codex's
@@ -13,6 +14,25 @@ export function engineScenarios(): Scenario[] {
       { name: "apply_patch", arguments: { input: headingPatch({ format: "begin-patch" }) } },
     ],
   };
+  const openCodeEdit = [
+    {
+      text: ["Reading the app."],
+      tool_calls: [{ name: "read", arguments: { filePath: starterAppPath } }],
+    },
+    {
+      text: ["I'll change the heading."],
+      tool_calls: [
+        {
+          name: "edit",
+          arguments: {
+            filePath: starterAppPath,
+            oldString: starterHeading,
+            newString: patchedHeading,
+          },
+        },
+      ],
+    },
+  ];
   return [
     {
       name: "codex-edit-heading",
@@ -24,6 +44,16 @@ export function engineScenarios(): Scenario[] {
       description:
         "Codex: the heading edit, then a reply that streams a word and never finishes (for Stop).",
       steps: [editHeading, { text: ["Checking "], hang: true }],
+    },
+    {
+      name: "opencode-edit-heading",
+      description: "OpenCode: read the app, one edit that changes the heading, then a short reply.",
+      steps: [...openCodeEdit, { text: ["Changed the heading."] }],
+    },
+    {
+      name: "opencode-edit-then-wait",
+      description: "OpenCode: the heading edit, then a reply that never finishes (for Stop).",
+      steps: [...openCodeEdit, { text: ["Checking "], hang: true }],
     },
     {
       name: "codex-hang",

@@ -28,6 +28,8 @@ export const scenarioNames = [
   "codex-edit-heading",
   "codex-edit-then-wait",
   "codex-hang",
+  "opencode-edit-heading",
+  "opencode-edit-then-wait",
 ] as const;
 
 export type ScenarioName = (typeof scenarioNames)[number];

@@ -8,6 +8,7 @@ import { type EngineName, engineNames } from "./engine-names";
 import { unbuiltEngineStatus } from "./engine-status";
 import { codexEngine } from "./codex";
 import { nativeEngine } from "./native";
+import { opencodeEngine } from "./opencode";
 import { scriptedTestEngine } from "./scripted-test";
 
 /**
@@ -17,6 +18,7 @@ import { scriptedTestEngine } from "./scripted-test";
 const engines: Partial<Record<EngineName, CodingEngine>> = {
   native: nativeEngine,
   codex: codexEngine,
+  opencode: opencodeEngine,
 };
 
 /** TEST-ONLY engines, served only while PATCHWORK_TEST_ENGINES=1 (never set it in production). */

@@ -1,8 +1,7 @@
 import "server-only";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
 import { getEnvironment } from "@/lib/env";
+import { binaryVersionOutput } from "../binary-version";
 import type { CodingEngine, EngineModel, EngineStatus } from "../engine";
 import { findEngineBinary, pinnedEngines } from "../engine-binaries";
 import { withEngineProcess } from "../engine-process";
@@ -15,24 +14,7 @@ import {
   supportedCodexDescription,
 } from "./codex-version";
 
-const run = promisify(execFile);
 const label = "Codex";
-
-/** `codex --version` per binary path, so the engine menu does not spawn on every look. */
-const versions = new Map<string, Promise<string>>();
-
-function versionOf(binary: string): Promise<string> {
-  let version = versions.get(binary);
-  if (!version) {
-    version = run(binary, ["--version"], {
-      timeout: 10_000,
-      env: { PATH: process.env.PATH } as unknown as NodeJS.ProcessEnv,
-    }).then(({ stdout }) => stdout.trim());
-    versions.set(binary, version);
-    version.catch(() => versions.delete(binary));
-  }
-  return version;
-}
 
 async function codexStatus(): Promise<EngineStatus> {
   const lookup = findEngineBinary("codex");
@@ -47,7 +29,7 @@ async function codexStatus(): Promise<EngineStatus> {
   }
   let output: string;
   try {
-    output = await versionOf(lookup.path);
+    output = await binaryVersionOutput(lookup.path);
   } catch (error) {
     return {
       id: "codex",
