@@ -43,9 +43,11 @@ export async function openWorkspaceSession(
     };
   }
   const { files } = await readAllFiles(handle.db, { appId: run.appId, revisionId });
+  // One folder path per app (an app has one active run at a time): engines that bind their
+  // sessions to a folder (OpenCode) can then continue them in the next run.
   const directory = await materializeFolder(
     runArea(getEnvironment().PATCHWORK_DATA_DIR),
-    run.id,
+    `app-${run.appId}`,
     files,
   );
   return {

@@ -110,12 +110,21 @@ export class OpencodeSession {
         sessionID: input.resumeRef,
         directory: this.folder,
       });
-      if (existing.data) return { sessionId: existing.data.id, prompt: input.input };
+      // A session is bound to its folder; one from another folder (another server process, or
+      // before a restart) cannot work in this one.
+      if (existing.data && existing.data.directory === this.folder) {
+        return { sessionId: existing.data.id, prompt: input.input };
+      }
       await this.emit("notice", {
         kind: "engine_session_reset",
         message:
           "OpenCode could not continue its earlier session for this app, so it started a new one with a summary of it.",
-        data: { engine: "opencode", reason: describe(existing.error).slice(0, 300) },
+        data: {
+          engine: "opencode",
+          reason: existing.data
+            ? "the session belongs to another folder"
+            : describe(existing.error).slice(0, 300),
+        },
       });
     }
     const created = await this.client.session.create({ directory: this.folder });
@@ -145,16 +154,33 @@ export class OpencodeSession {
     return Promise.race([isConnected, new Promise<void>((resolve) => setTimeout(resolve, 300))]);
   }
 
+  /** Aborts the session and waits (≤ abortGraceMs) until OpenCode reports it idle. Always throws. */
   private async abort(): Promise<never> {
     const reason = this.input.signal.reason;
-    if (this.sessionId) {
-      await Promise.race([
-        this.client.session
-          .abort({ sessionID: this.sessionId, directory: this.folder })
-          .then(() => this.turnEnded)
-          .catch(() => undefined),
-        new Promise((resolve) => setTimeout(resolve, abortGraceMs)),
-      ]);
+    const sessionId = this.sessionId;
+    if (sessionId) {
+      const deadline = Date.now() + abortGraceMs;
+      const answer = await this.client.session
+        .abort(
+          { sessionID: sessionId, directory: this.folder },
+          { signal: AbortSignal.timeout(abortGraceMs) },
+        )
+        .catch(() => null);
+      // The status list is the reliable answer: an idle session is absent from it or "idle".
+      let idle = false;
+      while (answer?.data === true && !idle && Date.now() < deadline) {
+        const status = await this.client.session
+          .status({ directory: this.folder }, { signal: AbortSignal.timeout(1_000) })
+          .catch(() => null);
+        const state = status?.data?.[sessionId];
+        idle = status?.data !== undefined && (!state || state.type === "idle");
+        if (!idle) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      if (!idle) {
+        console.warn(
+          `[patchwork] opencode: session ${sessionId} did not go idle within ${abortGraceMs / 1000} s of the abort; the run ends without it`,
+        );
+      }
     }
     throw reason;
   }

@@ -1,0 +1,178 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RunFailure } from "@/lib/agent/runs/run-failure";
+import { materializeFolder } from "@/lib/agent/workspace/workspace-folder";
+import { resetEnvironmentForTests } from "@/lib/env";
+import { starterHeading, starterTemplateFiles } from "@/lib/workspace/starter-template";
+import { type ModelServer, patchedHeading, startModelServer } from "@/test/model-server";
+import { recordingSink } from "../codex/recording-sink";
+import type { EngineRunInput } from "../engine";
+import { findEngineBinary } from "../engine-binaries";
+import { opencodeEngine } from ".";
+import { stopOpencodeServers } from "./opencode-server";
+
+// The real `opencode serve` from `npm run engines:install`, against the scripted model server's
+// chat completions. Without the binary the suite says so.
+const opencode = findEngineBinary("opencode", { environment: { PATH: "" } });
+const dataDirectory = mkdtempSync(path.join(os.tmpdir(), "patchwork-opencode-engine-"));
+const savedDataDirectory = process.env.PATCHWORK_DATA_DIR;
+let runCount = 0;
+
+describe.skipIf(!opencode.found)(
+  `OpenCode engine with the real opencode serve${opencode.found ? "" : " (skipped: run npm run engines:install)"}`,
+  () => {
+    let server: ModelServer;
+    beforeAll(async () => {
+      process.env.PATCHWORK_DATA_DIR = dataDirectory;
+      resetEnvironmentForTests();
+      server = await startModelServer();
+    });
+    afterAll(async () => {
+      await stopOpencodeServers();
+      await server.close();
+      if (savedDataDirectory === undefined) delete process.env.PATCHWORK_DATA_DIR;
+      else process.env.PATCHWORK_DATA_DIR = savedDataDirectory;
+      resetEnvironmentForTests();
+      rmSync(dataDirectory, { recursive: true, force: true });
+    });
+
+    async function runInput(options: {
+      scenario: string;
+      resumeRef?: string | null;
+      signal?: AbortSignal;
+      /** The app's folder name; runs of one app share it, as the workspace bridge does. */
+      folderId?: string;
+    }): Promise<{ input: EngineRunInput; folder: string }> {
+      runCount += 1;
+      const files = new Map(
+        Object.entries(starterTemplateFiles).map(([file, text]) => [
+          file,
+          new TextEncoder().encode(text),
+        ]),
+      );
+      const folder = await materializeFolder(
+        path.join(dataDirectory, "runs"),
+        options.folderId ?? `oc-${runCount}`,
+        files,
+      );
+      return {
+        folder,
+        input: {
+          run: { id: `oc-${runCount}`, appId: "app-oc" } as EngineRunInput["run"],
+          model: {
+            id: `compatible:${options.scenario}`,
+            provider: "compatible",
+            name: options.scenario,
+            baseUrl: server.url,
+            keyVariable: null,
+            apiKey: null,
+          },
+          input: "Change the heading",
+          conversation: {
+            appName: "Test app",
+            messages: [{ role: "user", content: "Change the heading" }],
+          },
+          resumeRef: options.resumeRef ?? null,
+          workspace: { form: "folder", directory: folder },
+          approvalPolicy: "ask",
+          signal: options.signal ?? AbortSignal.timeout(60_000),
+          limits: {
+            maxIterations: 20,
+            inactivityTimeoutMs: 60_000,
+            runTimeoutMs: 60_000,
+            maxCostUsd: 2,
+          },
+        },
+      };
+    }
+    const appText = (folder: string) => readFileSync(path.join(folder, "src/App.tsx"), "utf8");
+
+    it("edits the heading once the change is accepted, with rows, a card and usage", async () => {
+      const { input, folder } = await runInput({
+        scenario: "opencode-edit-heading",
+        folderId: "app-resume",
+      });
+      const recorded = recordingSink();
+      const result = await opencodeEngine.run(input, recorded.sink);
+      expect(appText(folder)).toContain(patchedHeading);
+      expect(recorded.approvals).toEqual([
+        expect.objectContaining({
+          kind: "file_change",
+          description: "Edit src/App.tsx",
+          context: expect.objectContaining({ paths: ["src/App.tsx"] }),
+        }),
+      ]);
+      // The card's diff names app paths, never the server's run folder.
+      expect(recorded.approvals[0].context.diff).toMatch(
+        /^--- a\/src\/App\.tsx\n\+\+\+ b\/src\/App\.tsx/,
+      );
+      expect(recorded.approvals[0].context.diff).not.toContain(dataDirectory);
+      const completed = recorded.events.filter((event) => event.type === "tool.completed");
+      expect(completed.map((event) => event.payload.tool)).toEqual(["read", "edit"]);
+      expect(completed[1].payload).toMatchObject({ files: ["src/App.tsx"] });
+      expect(result.text).toBe(
+        "Reading the app.\n\nI'll change the heading.\n\nChanged the heading.",
+      );
+      expect(result.usage.input_tokens).toBeGreaterThan(0);
+      expect(recorded.engineRunRefs[0]).toMatch(/^ses_/);
+
+      // A follow-up continues the same session; a session that is gone starts fresh, with a notice.
+      const next = await runInput({
+        scenario: "opencode-edit-heading",
+        resumeRef: recorded.engineRunRefs[0],
+        folderId: "app-resume",
+      });
+      const again = recordingSink();
+      await opencodeEngine.run(next.input, again.sink);
+      expect(again.engineRunRefs).toEqual(recorded.engineRunRefs);
+      expect(again.events.some((event) => event.type === "notice")).toBe(false);
+
+      const gone = await runInput({ scenario: "opencode-edit-heading", resumeRef: "ses_gone" });
+      const fresh = recordingSink();
+      await opencodeEngine.run(gone.input, fresh.sink);
+      expect(fresh.events[0]).toMatchObject({
+        type: "notice",
+        payload: { kind: "engine_session_reset" },
+      });
+      expect(fresh.engineRunRefs[0]).not.toBe("ses_gone");
+    });
+
+    it("leaves the file alone when the change is declined", async () => {
+      const { input, folder } = await runInput({ scenario: "opencode-edit-heading" });
+      const recorded = recordingSink(() => "decline");
+      await opencodeEngine.run(input, recorded.sink);
+      expect(appText(folder)).toContain(starterHeading);
+      expect(recorded.events.find((event) => event.type === "tool.failed")?.payload).toMatchObject({
+        tool: "edit",
+        code: "TOOL_APPROVAL_DECLINED",
+      });
+    });
+
+    it("stops mid-turn: the session is aborted and the run ends with the stop's reason", async () => {
+      const controller = new AbortController();
+      const { input } = await runInput({
+        scenario: "opencode-edit-then-wait",
+        signal: controller.signal,
+      });
+      const recorded = recordingSink();
+      const running = opencodeEngine.run(input, recorded.sink);
+      const deadline = Date.now() + 30_000;
+      while (
+        !recorded.events.some(
+          (event) => event.type === "tool.completed" && event.payload.tool === "edit",
+        )
+      ) {
+        if (Date.now() > deadline) throw new Error("the edit did not complete");
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const reason = new RunFailure("CODING_AGENT_RUN_INTERRUPTED", "stopped");
+      const stoppedAt = Date.now();
+      controller.abort(reason);
+      await expect(running).rejects.toBe(reason);
+      expect(Date.now() - stoppedAt).toBeLessThan(3_000);
+      expect(existsSync(dataDirectory)).toBe(true);
+    });
+  },
+);
