@@ -91,7 +91,7 @@ export class OpencodeSession {
           parts: [{ type: "text", text: prompt }],
         }),
       );
-      if (sent.error) throw new Error(`OpenCode refused the prompt: ${describe(sent.error)}`);
+      if (sent.error) throw new Error(`OpenCode refused the prompt: ${describeError(sent.error)}`);
       await until(this.turnEnded);
       await this.chain;
       return { text: this.finalText, usage: this.usage(), hitIterationLimit: false };
@@ -123,13 +123,13 @@ export class OpencodeSession {
           engine: "opencode",
           reason: existing.data
             ? "the session belongs to another folder"
-            : describe(existing.error).slice(0, 300),
+            : describeError(existing.error).slice(0, 300),
         },
       });
     }
     const created = await this.client.session.create({ directory: this.folder });
     if (!created.data)
-      throw new Error(`OpenCode could not create a session: ${describe(created.error)}`);
+      throw new Error(`OpenCode could not create a session: ${describeError(created.error)}`);
     return { sessionId: created.data.id, prompt: promptWithConversation(input) };
   }
 
@@ -497,7 +497,7 @@ function summarize(text: string): string {
   return lines.length > 300 ? `${lines.slice(0, 299)}…` : lines;
 }
 
-function describe(error: unknown): string {
+function describeError(error: unknown): string {
   if (!error) return "no answer";
   if (typeof error === "string") return error;
   const record = error as { data?: { message?: string }; message?: string; name?: string };
