@@ -34,6 +34,7 @@ const modelEnvironment = modelServerEnvironment(`http://127.0.0.1:${modelServerP
   "agent-slow-reply",
   "agent-many-tools",
   "codex-edit-heading",
+  "opencode-edit-heading",
 ]);
 const serverEnvironment = {
   NODE_ENV: "production",

@@ -33,6 +33,23 @@ interface ServerEntry {
 
 const servers = new Map<string, ServerEntry>();
 
+// The servers run in process groups of their own (so their children go with them); they must not
+// outlive this process. `exit` handlers may only do synchronous work: a group kill is.
+let exitHookInstalled = false;
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const entry of servers.values()) {
+      try {
+        if (entry.child?.pid) process.kill(-entry.child.pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
 /**
  * OpenCode's config for one model, inline (OPENCODE_CONFIG_CONTENT): the endpoint as an
  * OpenAI-compatible provider whose key comes from our variable, edits and commands asked for
@@ -75,6 +92,7 @@ export function getOpencodeServer(options: {
   const key = serverKey(options.model);
   const existing = servers.get(key);
   if (existing && isAlive(existing)) return existing.ready;
+  installExitHook();
   const entry = startServer(options, key);
   servers.set(key, entry);
   entry.ready.catch(() => {
