@@ -33,7 +33,37 @@ export function engineScenarios(): Scenario[] {
       ],
     },
   ];
+  const claudeEdit = [
+    {
+      text: ["Reading the app."],
+      tool_calls: [{ name: "Read", arguments: { file_path: starterAppPath } }],
+    },
+    {
+      text: ["I'll change the heading."],
+      tool_calls: [
+        {
+          name: "Edit",
+          arguments: {
+            file_path: starterAppPath,
+            old_string: starterHeading,
+            new_string: patchedHeading,
+          },
+        },
+      ],
+    },
+  ];
   return [
+    {
+      name: "claude-edit-heading",
+      description:
+        "Claude Code: Read the app, one Edit that changes the heading, then a short reply.",
+      steps: [...claudeEdit, { text: ["Changed the heading."] }],
+    },
+    {
+      name: "claude-edit-then-wait",
+      description: "Claude Code: the heading edit, then a reply that never finishes (for Stop).",
+      steps: [...claudeEdit, { text: ["Checking "], hang: true }],
+    },
     {
       name: "codex-edit-heading",
       description: "Codex: one apply_patch that changes the starter's heading, then a short reply.",

@@ -12,6 +12,14 @@ import { closingChunks, completionBody, contentChunks } from "./completion-chunk
 import { loadScenarioDirectory } from "./load-scenario-directory";
 import { planAnswer } from "./plan-answer";
 import {
+  type AnthropicMessagesRequest,
+  anthropicClosingEvents,
+  anthropicContentEvents,
+  anthropicMessageBody,
+  anthropicMessagesRequestSchema,
+  describeAnthropicStepContext,
+} from "./anthropic-messages";
+import {
   responsesBody,
   responsesClosingEvents,
   responsesContentEvents,
@@ -52,6 +60,8 @@ export interface RecordedRequest {
   body?: ChatCompletionRequest;
   /** The parsed Responses API request (`POST /v1/responses`). */
   responsesBody?: ResponsesRequest;
+  /** The parsed Anthropic Messages request (`POST /v1/messages`). */
+  anthropicBody?: AnthropicMessagesRequest;
   /** Set when the step's `expect` did not hold; the answer was an error saying so. */
   expectationFailure?: string;
 }
@@ -194,6 +204,21 @@ async function handle({
         ),
       ),
     };
+  } else if (route === "POST /v1/messages") {
+    const parsed = anthropicMessagesRequestSchema.safeParse(await readJson(request));
+    if (!parsed.success) {
+      return sendError(response, record, 400, `Invalid messages request: ${parsed.error.message}`);
+    }
+    record.anthropicBody = parsed.data;
+    request_ = {
+      format: "anthropic",
+      model: parsed.data.model,
+      stream: parsed.data.stream === true,
+      includeUsage: true,
+      context: describeAnthropicStepContext(parsed.data),
+      conversation: parsed.data.messages,
+      customTools: new Set(),
+    };
   } else {
     return sendError(response, record, 404, `No route ${route} on the scripted model server.`);
   }
@@ -261,7 +286,7 @@ async function handle({
     toolsOffered,
   });
   const identity = {
-    id: `${request_.format === "chat" ? "chatcmpl" : "resp"}-scripted-${randomUUID()}`,
+    id: `${{ chat: "chatcmpl", responses: "resp", anthropic: "msg" }[request_.format]}-scripted-${randomUUID()}`,
     created: Math.floor(Date.now() / 1000),
     model: request_.model,
   };
@@ -274,7 +299,9 @@ async function handle({
     const whole =
       request_.format === "chat"
         ? completionBody(answer, identity)
-        : responsesBody(answer, identity, request_.customTools);
+        : request_.format === "responses"
+          ? responsesBody(answer, identity, request_.customTools)
+          : anthropicMessageBody(answer, identity);
     return sendJson(response, record, 200, whole);
   }
 
@@ -294,6 +321,13 @@ async function handle({
     }
     frames.push(...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`));
     if (!step.hang) frames.push("data: [DONE]\n\n");
+  } else if (request_.format === "anthropic") {
+    const events = anthropicContentEvents(answer, identity);
+    const blocks = (answer.reasoning.length > 0 ? 1 : 0) + (answer.text.length > 0 ? 1 : 0);
+    if (!step.hang) events.push(...anthropicClosingEvents(answer, blocks));
+    frames.push(
+      ...events.map(({ event, data }) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`),
+    );
   } else {
     const events = responsesContentEvents(answer, identity);
     if (!step.hang) events.push(...responsesClosingEvents(answer, identity, request_.customTools));
@@ -310,7 +344,7 @@ async function handle({
 
 /** What the step logic needs of a request, whichever wire format it came in. */
 interface ParsedModelRequest {
-  format: "chat" | "responses";
+  format: "chat" | "responses" | "anthropic";
   model: string;
   stream: boolean;
   includeUsage: boolean;

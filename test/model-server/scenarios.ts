@@ -30,6 +30,8 @@ export const scenarioNames = [
   "codex-hang",
   "opencode-edit-heading",
   "opencode-edit-then-wait",
+  "claude-edit-heading",
+  "claude-edit-then-wait",
 ] as const;
 
 export type ScenarioName = (typeof scenarioNames)[number];

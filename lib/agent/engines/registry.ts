@@ -6,6 +6,7 @@ import type { ModelEndpoint } from "@/lib/models/engine-model";
 import type { CodingEngine, EngineStatus } from "./engine";
 import { type EngineName, engineNames } from "./engine-names";
 import { unbuiltEngineStatus } from "./engine-status";
+import { claudeCodeEngine } from "./claude-code";
 import { codexEngine } from "./codex";
 import { nativeEngine } from "./native";
 import { opencodeEngine } from "./opencode";
@@ -19,6 +20,7 @@ const engines: Partial<Record<EngineName, CodingEngine>> = {
   native: nativeEngine,
   codex: codexEngine,
   opencode: opencodeEngine,
+  "claude-code": claudeCodeEngine,
 };
 
 /** TEST-ONLY engines, served only while PATCHWORK_TEST_ENGINES=1 (never set it in production). */

@@ -1,0 +1,165 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RunFailure } from "@/lib/agent/runs/run-failure";
+import { materializeFolder } from "@/lib/agent/workspace/workspace-folder";
+import { resetEnvironmentForTests } from "@/lib/env";
+import { starterHeading, starterTemplateFiles } from "@/lib/workspace/starter-template";
+import { type ModelServer, patchedHeading, startModelServer } from "@/test/model-server";
+import { recordingSink } from "../codex/recording-sink";
+import type { EngineRunInput } from "../engine";
+import { claudeCodeEngine } from ".";
+
+// The Claude Code binary the agent SDK ships, against the scripted model server's Anthropic
+// Messages API. Without it the suite says so.
+const dataDirectory = mkdtempSync(path.join(os.tmpdir(), "patchwork-claude-engine-"));
+const savedDataDirectory = process.env.PATCHWORK_DATA_DIR;
+const status = await claudeCodeEngine.status();
+let runCount = 0;
+
+describe.skipIf(!status.available)(
+  `Claude Code engine with the real binary${status.available ? "" : ` (skipped: ${status.reason})`}`,
+  () => {
+    let server: ModelServer;
+    beforeAll(async () => {
+      process.env.PATCHWORK_DATA_DIR = dataDirectory;
+      resetEnvironmentForTests();
+      server = await startModelServer();
+    });
+    afterAll(async () => {
+      await server.close();
+      if (savedDataDirectory === undefined) delete process.env.PATCHWORK_DATA_DIR;
+      else process.env.PATCHWORK_DATA_DIR = savedDataDirectory;
+      resetEnvironmentForTests();
+      rmSync(dataDirectory, { recursive: true, force: true });
+    });
+
+    async function runInput(options: {
+      scenario: string;
+      resumeRef?: string | null;
+      signal?: AbortSignal;
+      folderId?: string;
+    }): Promise<{ input: EngineRunInput; folder: string }> {
+      runCount += 1;
+      const files = new Map(
+        Object.entries(starterTemplateFiles).map(([file, text]) => [
+          file,
+          new TextEncoder().encode(text),
+        ]),
+      );
+      const folder = await materializeFolder(
+        path.join(dataDirectory, "runs"),
+        options.folderId ?? `cc-${runCount}`,
+        files,
+      );
+      return {
+        folder,
+        input: {
+          run: { id: `cc-${runCount}`, appId: "app-cc" } as EngineRunInput["run"],
+          model: {
+            id: `anthropic:${options.scenario}`,
+            provider: "anthropic",
+            name: options.scenario,
+            baseUrl: `http://127.0.0.1:${server.port}`,
+            keyVariable: "ANTHROPIC_API_KEY",
+            apiKey: "scripted-key",
+          },
+          input: "Change the heading",
+          conversation: {
+            appName: "Test app",
+            messages: [{ role: "user", content: "Change the heading" }],
+          },
+          resumeRef: options.resumeRef ?? null,
+          workspace: { form: "folder", directory: folder },
+          approvalPolicy: "ask",
+          signal: options.signal ?? AbortSignal.timeout(60_000),
+          limits: {
+            maxIterations: 20,
+            inactivityTimeoutMs: 60_000,
+            runTimeoutMs: 60_000,
+            maxCostUsd: 2,
+          },
+        },
+      };
+    }
+    const appText = (folder: string) => readFileSync(path.join(folder, "src/App.tsx"), "utf8");
+
+    it("edits the heading once the Edit is allowed, with rows, a card and usage; a gone session starts fresh", async () => {
+      const { input, folder } = await runInput({
+        scenario: "claude-edit-heading",
+        folderId: "app",
+      });
+      const recorded = recordingSink();
+      const result = await claudeCodeEngine.run(input, recorded.sink);
+      expect(appText(folder)).toContain(patchedHeading);
+      // Reads inside the folder are never asked; the Edit is.
+      expect(recorded.approvals).toEqual([
+        expect.objectContaining({ kind: "file_change", description: "Edit src/App.tsx" }),
+      ]);
+      expect(recorded.approvals[0].context.diff).toContain(`+${patchedHeading}`);
+      const completed = recorded.events.filter((event) => event.type === "tool.completed");
+      expect(completed.map((event) => event.payload.tool)).toEqual(["Read", "Edit"]);
+      expect(completed[1].payload).toMatchObject({ files: ["src/App.tsx"] });
+      expect(result.text).toBe(
+        "Reading the app.\n\nI'll change the heading.\n\nChanged the heading.",
+      );
+      expect(result.usage.input_tokens).toBeGreaterThan(0);
+      const sessionId = recorded.engineRunRefs[0];
+      expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+
+      // (A follow-up resuming this session is not played here: on resume the CLI sends side
+      // requests the scripted model cannot answer the way a real one does.)
+      const gone = await runInput({
+        scenario: "claude-edit-heading",
+        resumeRef: "00000000-0000-4000-8000-000000000000",
+      });
+      const fresh = recordingSink();
+      await claudeCodeEngine.run(gone.input, fresh.sink);
+      expect(fresh.events[0]).toMatchObject({
+        type: "notice",
+        payload: { kind: "engine_session_reset" },
+      });
+      expect(appText(gone.folder)).toContain(patchedHeading);
+    });
+
+    it("leaves the file alone when the Edit is declined", async () => {
+      const { input, folder } = await runInput({ scenario: "claude-edit-heading" });
+      const recorded = recordingSink(() => "decline");
+      await claudeCodeEngine.run(input, recorded.sink);
+      expect(appText(folder)).toContain(starterHeading);
+      expect(recorded.events.find((event) => event.type === "tool.failed")?.payload).toMatchObject({
+        tool: "Edit",
+        code: "TOOL_APPROVAL_DECLINED",
+      });
+    });
+
+    it("stops mid-turn: interrupted, the stop's reason, and no Claude Code process left", async () => {
+      const controller = new AbortController();
+      const { input } = await runInput({
+        scenario: "claude-edit-then-wait",
+        signal: controller.signal,
+      });
+      const recorded = recordingSink();
+      const running = claudeCodeEngine.run(input, recorded.sink);
+      const deadline = Date.now() + 30_000;
+      while (
+        !recorded.events.some(
+          (event) => event.type === "tool.completed" && event.payload.tool === "Edit",
+        )
+      ) {
+        if (Date.now() > deadline) throw new Error("the edit did not complete");
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      const pid = recorded.pids.find((entry) => entry !== null) as number;
+      const reason = new RunFailure("CODING_AGENT_RUN_INTERRUPTED", "stopped");
+      controller.abort(reason);
+      await expect(running).rejects.toBe(reason);
+      const gone = Date.now() + 5_000;
+      while (existsSync(`/proc/${pid}`) && Date.now() < gone)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(existsSync(`/proc/${pid}`)).toBe(false);
+      expect(recorded.pids.at(-1)).toBeNull();
+    });
+  },
+);
