@@ -43,6 +43,8 @@ const serverEnvironment = {
   // PGlite, even when the shell running the tests has a DATABASE_URL.
   DATABASE_URL: "",
   PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
+  // Set but pointing nowhere, so the engine menu has one engine greyed out with its fix.
+  PATCHWORK_CLAUDE_BIN: "/nonexistent/claude",
 };
 
 export default defineConfig({

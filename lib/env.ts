@@ -79,6 +79,12 @@ const environmentSchema = z.object({
   OLLAMA_BASE_URL: z.string().url().default("http://127.0.0.1:11434"),
   PATCHWORK_DISABLE_OLLAMA_DETECTION: booleanFlag,
   APPS_CODING_AGENT_MAX_TOOL_ITERATIONS: positiveInteger(8),
+  /** A run stops with CODING_AGENT_BUDGET_EXCEEDED once its known cost passes this (US dollars). */
+  APPS_CODING_AGENT_MAX_COST_USD: z.coerce
+    .number()
+    .positive()
+    .optional()
+    .transform((value) => value ?? 2),
   APPS_CODING_AGENT_TOOL_TIMEOUT_S: positiveInteger(120),
   APPS_CODING_AGENT_MESSAGE_BUDGET_CHARS: positiveInteger(60_000),
   APPS_CODING_AGENT_AUTO_VERIFY_PATCH: booleanFlag,

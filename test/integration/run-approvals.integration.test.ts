@@ -44,6 +44,8 @@ describe.each(runTargets())("approvals through a folder engine on $name", (targe
         PATCHWORK_DATA_DIR: dataDir,
         PATCHWORK_TEST_ENGINES: "1",
         APPS_CODING_AGENT_APPROVAL_TIMEOUT_S: "3",
+        // Set but pointing nowhere: Claude Code is unavailable here, with no fallback.
+        PATCHWORK_CLAUDE_BIN: "/nonexistent/claude",
       },
     });
   });

@@ -56,7 +56,13 @@ export async function createApp(server: Server, name: string): Promise<AppJson> 
 export async function startRun(
   server: Server,
   appId: string,
-  body: { input: string; model_id?: string | null; engine?: string; messages?: unknown[] },
+  body: {
+    input: string;
+    model_id?: string | null;
+    engine?: string;
+    messages?: unknown[];
+    approval_policy?: "ask" | "auto";
+  },
 ): Promise<RunJson> {
   const response = await api(server, runsPath(appId), { method: "POST", body });
   expect(response.status, JSON.stringify(response.body)).toBe(201);

@@ -6,6 +6,7 @@ import { getEnvironment } from "@/lib/env";
 import { logServerError } from "@/lib/log";
 import { getEngine } from "@/lib/agent/engines/registry";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
+import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 import {
@@ -70,6 +71,7 @@ async function executeRun(
     if (runId === run.id) controller.abort(new RunCancelled());
   });
   const runTimeoutMs = environment.APPS_CODING_AGENT_RUN_TIMEOUT_S * 1000;
+  const maxCostUsd = environment.APPS_CODING_AGENT_MAX_COST_USD;
   const runTimer = setTimeout(
     () =>
       controller.abort(
@@ -125,6 +127,13 @@ async function executeRun(
       recordProcess: async (pid) => {
         await updateRun(handle.db, { id: run.id, enginePid: pid });
       },
+      // Every engine's usage reports go through the sink: the run stops at the cost cap.
+      onUsage: (usage) => {
+        const cost = knownCostUsd(run.resolvedModelId ?? "", usage);
+        if (cost !== null && cost > maxCostUsd && !controller.signal.aborted) {
+          controller.abort(budgetExceeded(maxCostUsd, cost));
+        }
+      },
     });
     const result = await engine.run(
       {
@@ -140,7 +149,7 @@ async function executeRun(
           maxIterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS,
           inactivityTimeoutMs: environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S * 1000,
           runTimeoutMs,
-          maxCostUsd: Number.POSITIVE_INFINITY,
+          maxCostUsd,
         },
       },
       sink,
@@ -357,4 +366,27 @@ async function previousEngineRunRef(
       candidate.engineRunRef,
   );
   return previous?.engineRunRef ?? null;
+}
+
+/** The run's cost so far: what the engine reported, else priced from our table (null: unknown). */
+export function knownCostUsd(modelId: string, usage: RunEventPayload<"usage">): number | null {
+  return (
+    usage.total_cost_usd ??
+    estimateCostUsd(modelId, {
+      inputTokens: usage.input_tokens,
+      outputTokens: usage.output_tokens,
+      inputTokenDetails: {
+        cacheReadTokens: usage.cache_read_input_tokens,
+        cacheWriteTokens: usage.cache_creation_input_tokens,
+      },
+    })
+  );
+}
+
+/** The failure of a run stopped at its cost cap; its changes are not committed. */
+export function budgetExceeded(maxCostUsd: number, costUsd: number): RunFailure {
+  return new RunFailure(
+    runErrorCodes.budgetExceeded,
+    `The run reached its cost cap: about $${costUsd.toFixed(2)} spent, more than the $${maxCostUsd.toFixed(2)} allowed (APPS_CODING_AGENT_MAX_COST_USD), so it was stopped; nothing was changed.`,
+  );
 }

@@ -7,6 +7,7 @@ import type {
   ApprovalRequestInput,
   EngineSink,
 } from "@/lib/agent/engines/engine";
+import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
 import type { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 
 export interface RunSinkOptions {
@@ -19,6 +20,8 @@ export interface RunSinkOptions {
   requestApproval?: (request: ApprovalRequestInput) => Promise<ApprovalDecision>;
   /** Records the engine's process group on the run. */
   recordProcess?: (pid: number | null) => Promise<void>;
+  /** Called with the run's known cost whenever an engine reports usage (the budget check). */
+  onUsage?: (usage: RunEventPayload<"usage">) => void;
 }
 
 /**
@@ -40,6 +43,7 @@ export function createRunSink(options: RunSinkOptions): EngineSink {
     async emit(type, payload) {
       touch();
       await writer.emit(type, payload);
+      if (type === "usage") options.onUsage?.(payload as RunEventPayload<"usage">);
     },
     flush: () => writer.flush(),
     async recordEngineRunRef(ref) {

@@ -74,6 +74,8 @@ async function runNativeEngine(input: EngineRunInput, sink: EngineSink): Promise
     signal: input.signal,
     maxIterations: input.limits.maxIterations,
     toolTimeoutMs: input.limits.inactivityTimeoutMs,
+    modelId: input.model.id,
+    maxCostUsd: input.limits.maxCostUsd,
   });
 }
 

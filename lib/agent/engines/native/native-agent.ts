@@ -11,11 +11,13 @@ import {
 import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
 import { logServerError } from "@/lib/log";
+import { estimateCostUsd } from "@/lib/models/estimate-cost";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
 import type { EngineSink } from "../engine";
 import type { StreamTextTap } from "./coalesce-event-stream";
 import { EarlyText } from "./early-text";
+import { LoopGuard } from "./loop-guard";
 import { createEventLoopYielder } from "./event-loop-yielder";
 import { nodeHttpFetch } from "./node-http-fetch";
 import {
@@ -39,6 +41,9 @@ export interface NativeAgentInput {
   signal: AbortSignal;
   maxIterations: number;
   toolTimeoutMs: number;
+  /** The run's model id, to price its usage, and the cost at which the run stops. */
+  modelId: string;
+  maxCostUsd: number;
 }
 
 export interface NativeAgentResult {
@@ -58,6 +63,9 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   const { sink: writer, context } = input;
   const watchdog = new ModelWatchdog(input.toolTimeoutMs, input.signal);
   const startedCalls = new Set<string>();
+  const loopGuard = new LoopGuard();
+  let stopReason: RunFailure | null = null;
+  const spent = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   const writeFileOpen = () => context.legacyWriteFileEnabled || context.writeFileUnlocked.size > 0;
 
   const tools = Object.fromEntries(
@@ -71,6 +79,30 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
           startedCalls.add(toolCallId);
           watchdog.pause();
           try {
+            const verdict = loopGuard.check(agentTool.name, rawInput);
+            if (verdict !== "run") {
+              const message =
+                verdict === "warn"
+                  ? `You called ${agentTool.name} with exactly these arguments three times in a row and got the same answer. Do something different; one more identical call ends the run.`
+                  : `The agent called ${agentTool.name} with the same arguments four times in a row, after being told it was repeating itself, so the run was stopped; nothing was changed.`;
+              // The repeat still gets its row, failed with the reason.
+              await writer.emit("tool.started", {
+                call_id: toolCallId,
+                tool: agentTool.name,
+                title: humanToolName(agentTool.name),
+              });
+              await writer.emit("tool.failed", {
+                call_id: toolCallId,
+                tool: agentTool.name,
+                code: runErrorCodes.loopDetected,
+                message,
+                diagnostics: [],
+              });
+              // A throw here would only become a tool error: the stream loop ends the run.
+              if (verdict === "stop")
+                stopReason = new RunFailure(runErrorCodes.loopDetected, message);
+              return { error: { code: runErrorCodes.loopDetected, message } };
+            }
             return await executeTool(agentTool, rawInput, toolCallId, input);
           } finally {
             watchdog.resume();
@@ -127,6 +159,7 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
       // Awaited only when it yields: a bare `await` per part would cost a promise per delta.
       const turn = yieldTurn();
       if (turn) await turn;
+      if (stopReason) throw stopReason;
       watchdog.touch();
       switch (part.type) {
         case "start-step":
@@ -142,6 +175,28 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
         case "reasoning-delta": {
           const unseen = part.text && earlyText.unseen("reasoning", part.text);
           if (unseen) writer.reasoning(unseen);
+          break;
+        }
+        case "finish-step": {
+          // The cost cap holds between steps too: usage is known once a step finishes.
+          spent.inputTokens += part.usage.inputTokens ?? 0;
+          spent.outputTokens += part.usage.outputTokens ?? 0;
+          spent.cacheReadTokens += part.usage.inputTokenDetails?.cacheReadTokens ?? 0;
+          spent.cacheWriteTokens += part.usage.inputTokenDetails?.cacheWriteTokens ?? 0;
+          const cost = estimateCostUsd(input.modelId, {
+            inputTokens: spent.inputTokens,
+            outputTokens: spent.outputTokens,
+            inputTokenDetails: {
+              cacheReadTokens: spent.cacheReadTokens,
+              cacheWriteTokens: spent.cacheWriteTokens,
+            },
+          });
+          if (cost !== null && cost > input.maxCostUsd) {
+            throw new RunFailure(
+              runErrorCodes.budgetExceeded,
+              `The run reached its cost cap: about $${cost.toFixed(2)} spent, more than the $${input.maxCostUsd.toFixed(2)} allowed (APPS_CODING_AGENT_MAX_COST_USD), so it was stopped; nothing was changed.`,
+            );
+          }
           break;
         }
         case "tool-error":
@@ -170,6 +225,7 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
           break;
       }
     }
+    if (stopReason) throw stopReason;
     // Deltas were stored in the background; surface a failed write before the run goes on.
     await writer.flush();
     const usage = await result.totalUsage;
