@@ -163,3 +163,64 @@ describe.skipIf(!status.available)(
     });
   },
 );
+
+describe("Claude Code that dies before any session exists", () => {
+  const fake = path.resolve(import.meta.dirname, "../../../../test/fakes/claude-crash.mjs");
+  const crashData = mkdtempSync(path.join(os.tmpdir(), "patchwork-claude-crash-"));
+
+  it("is started once more, then fails with CODING_AGENT_ENGINE_CRASHED and its exit", async () => {
+    const saved = { bin: process.env.PATCHWORK_CLAUDE_BIN, data: process.env.PATCHWORK_DATA_DIR };
+    process.env.PATCHWORK_CLAUDE_BIN = fake;
+    process.env.PATCHWORK_DATA_DIR = crashData;
+    resetEnvironmentForTests();
+    try {
+      const files = new Map([["src/App.tsx", new TextEncoder().encode("export {}\n")]]);
+      const folder = await materializeFolder(path.join(crashData, "runs"), "crash", files);
+      const input = {
+        run: { id: "crash-run", appId: "app-crash" },
+        model: {
+          id: "anthropic:claude-haiku-4-5",
+          provider: "anthropic",
+          name: "claude-haiku-4-5",
+          baseUrl: "http://127.0.0.1:9",
+          keyVariable: "ANTHROPIC_API_KEY",
+          apiKey: "unused",
+        },
+        input: "Change the heading",
+        conversation: {
+          appName: "Test app",
+          messages: [{ role: "user", content: "Change the heading" }],
+        },
+        resumeRef: null,
+        workspace: { form: "folder", directory: folder },
+        approvalPolicy: "ask",
+        signal: AbortSignal.timeout(30_000),
+        limits: {
+          maxIterations: 5,
+          inactivityTimeoutMs: 30_000,
+          runTimeoutMs: 30_000,
+          maxCostUsd: 2,
+        },
+      } as unknown as EngineRunInput;
+      const error = await claudeCodeEngine.run(input, recordingSink().sink).then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(RunFailure);
+      expect(error).toMatchObject({ code: "CODING_AGENT_ENGINE_CRASHED" });
+      expect((error as Error).message).toMatch(/exited with code 3.*cannot open its session store/);
+      const starts = readFileSync(
+        path.join(crashData, "engines", "claude-code", "app-crash", "starts"),
+        "utf8",
+      );
+      expect(starts.trim().split("\n")).toHaveLength(2);
+    } finally {
+      if (saved.bin === undefined) delete process.env.PATCHWORK_CLAUDE_BIN;
+      else process.env.PATCHWORK_CLAUDE_BIN = saved.bin;
+      if (saved.data === undefined) delete process.env.PATCHWORK_DATA_DIR;
+      else process.env.PATCHWORK_DATA_DIR = saved.data;
+      resetEnvironmentForTests();
+      rmSync(crashData, { recursive: true, force: true });
+    }
+  });
+});

@@ -153,6 +153,16 @@ describe("Codex engine against a scripted app-server", () => {
     });
   });
 
+  it("passes 'accept for this session' on as Codex's acceptForSession", async () => {
+    const { input, folder } = await runInput({ model: "happy", appId: "app-session" });
+    const recorded = recordingSink(() => "accept_for_session" as ApprovalDecision);
+    await codexEngine.run(input, recorded.sink);
+    expect(appText(folder)).toBe("changed by the fake codex\n");
+    const log = fakeLog("app-session");
+    expect(log).toContainEqual({ fileChangeDecision: "acceptForSession" });
+    expect(log).toContainEqual({ commandDecision: "acceptForSession" });
+  });
+
   it("answers a server request it does not know with -32601", async () => {
     const { input } = await runInput({ model: "unknown-request", appId: "app-unknown" });
     await codexEngine.run(input, recordingSink().sink);

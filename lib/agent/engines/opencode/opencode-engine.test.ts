@@ -176,3 +176,117 @@ describe.skipIf(!opencode.found)(
     });
   },
 );
+
+describe("OpenCode engine against a scripted opencode serve", () => {
+  const fake = path.resolve(import.meta.dirname, "../../../../test/fakes/opencode-serve.mjs");
+  const fakeData = mkdtempSync(path.join(os.tmpdir(), "patchwork-opencode-fake-"));
+  const saved = { bin: process.env.PATCHWORK_OPENCODE_BIN, data: process.env.PATCHWORK_DATA_DIR };
+  beforeAll(() => {
+    process.env.PATCHWORK_OPENCODE_BIN = fake;
+    process.env.PATCHWORK_DATA_DIR = fakeData;
+    resetEnvironmentForTests();
+  });
+  afterAll(async () => {
+    await stopOpencodeServers();
+    if (saved.bin === undefined) delete process.env.PATCHWORK_OPENCODE_BIN;
+    else process.env.PATCHWORK_OPENCODE_BIN = saved.bin;
+    if (saved.data === undefined) delete process.env.PATCHWORK_DATA_DIR;
+    else process.env.PATCHWORK_DATA_DIR = saved.data;
+    resetEnvironmentForTests();
+    rmSync(fakeData, { recursive: true, force: true });
+  });
+
+  let fakeRuns = 0;
+  async function fakeInput(scenario: string, signal?: AbortSignal) {
+    fakeRuns += 1;
+    const folder = await materializeFolder(
+      path.join(fakeData, "runs"),
+      `fake-${fakeRuns}`,
+      new Map([["src/App.tsx", new TextEncoder().encode("a\n")]]),
+    );
+    const input = {
+      run: { id: `fake-${fakeRuns}`, appId: "app-fake" },
+      model: {
+        id: `compatible:${scenario}`,
+        provider: "compatible",
+        name: scenario,
+        baseUrl: "http://127.0.0.1:9/v1",
+        keyVariable: null,
+        apiKey: null,
+      },
+      input: "Change it",
+      conversation: { appName: "Test app", messages: [{ role: "user", content: "Change it" }] },
+      resumeRef: null,
+      workspace: { form: "folder", directory: folder },
+      approvalPolicy: "ask",
+      signal: signal ?? AbortSignal.timeout(30_000),
+      limits: {
+        maxIterations: 5,
+        inactivityTimeoutMs: 30_000,
+        runTimeoutMs: 30_000,
+        maxCostUsd: 2,
+      },
+    } as unknown as EngineRunInput;
+    return { input, folder };
+  }
+  const fakeLog = () =>
+    readFileSync(path.join(fakeData, "engines", "opencode", "home", "fake-log.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("answers a permission both ways: once for accept, reject for decline", async () => {
+    const accepted = await fakeInput("happy");
+    const first = recordingSink();
+    await opencodeEngine.run(accepted.input, first.sink);
+    expect(readFileSync(path.join(accepted.folder, "src/App.tsx"), "utf8")).toBe(
+      "changed by the fake opencode\n",
+    );
+    expect(first.approvals[0]).toMatchObject({
+      kind: "file_change",
+      description: "Edit src/App.tsx",
+      context: { diff: "--- a/src/App.tsx\n+++ b/src/App.tsx\n@@ -1 +1 @@\n-a\n+b\n" },
+    });
+    const declined = await fakeInput("happy");
+    const second = recordingSink(() => "decline");
+    await opencodeEngine.run(declined.input, second.sink);
+    expect(readFileSync(path.join(declined.folder, "src/App.tsx"), "utf8")).toBe("a\n");
+    expect(second.events.find((event) => event.type === "tool.failed")?.payload).toMatchObject({
+      code: "TOOL_APPROVAL_DECLINED",
+    });
+    const sessionAnswer = await fakeInput("happy");
+    await opencodeEngine.run(sessionAnswer.input, recordingSink(() => "accept_for_session").sink);
+    expect(
+      fakeLog().flatMap((entry) => (entry.permissionReply ? [entry.permissionReply] : [])),
+    ).toEqual(["once", "reject", "always"]);
+  });
+
+  it("ends a Stop without confirmation after 5 s, failing closed", async () => {
+    const controller = new AbortController();
+    const { input } = await fakeInput("abort-ignored", controller.signal);
+    const recorded = recordingSink();
+    const running = opencodeEngine.run(input, recorded.sink);
+    while (!recorded.events.some((event) => event.type === "assistant.delta"))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const reason = new RunFailure("CODING_AGENT_RUN_INTERRUPTED", "stopped");
+    const stoppedAt = Date.now();
+    controller.abort(reason);
+    await expect(running).rejects.toBe(reason);
+    expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(4_900);
+    expect(fakeLog().some((entry) => entry.abort)).toBe(true);
+  }, 15_000);
+
+  it("fails with CODING_AGENT_ENGINE_CRASHED when its server dies mid-turn, and starts a new one next", async () => {
+    const dying = await fakeInput("die");
+    const error = await opencodeEngine.run(dying.input, recordingSink().sink).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: "CODING_AGENT_ENGINE_CRASHED" });
+    const next = await fakeInput("happy");
+    await opencodeEngine.run(next.input, recordingSink().sink);
+    expect(readFileSync(path.join(next.folder, "src/App.tsx"), "utf8")).toBe(
+      "changed by the fake opencode\n",
+    );
+  });
+});

@@ -19,6 +19,8 @@ export interface OpencodeServer {
   /** The Authorization header value for its basic auth. */
   authorization: string;
   pid: number;
+  /** Resolves when the server process exits (a later run starts a new one). */
+  exited: Promise<void>;
   /** Marks the server in use; call the returned function when done. */
   retain(): () => void;
 }
@@ -75,8 +77,8 @@ export function opencodeConfig(model: EngineModel): Record<string, unknown> {
   };
 }
 
-function serverKey(model: EngineModel): string {
-  return JSON.stringify([model.baseUrl, model.name, model.apiKey ?? ""]);
+function serverKey(binary: string, model: EngineModel): string {
+  return JSON.stringify([binary, model.baseUrl, model.name, model.apiKey ?? ""]);
 }
 
 /**
@@ -89,7 +91,7 @@ export function getOpencodeServer(options: {
   model: EngineModel;
   home: string;
 }): Promise<OpencodeServer> {
-  const key = serverKey(options.model);
+  const key = serverKey(options.binary, options.model);
   const existing = servers.get(key);
   if (existing && isAlive(existing)) return existing.ready;
   installExitHook();
@@ -178,10 +180,15 @@ function startServer(
     const baseUrl = `http://127.0.0.1:${port}`;
     const authorization = `Basic ${Buffer.from(`opencode:${password}`).toString("base64")}`;
     await waitUntilReady(baseUrl, authorization, child, () => output);
+    const exited = new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) resolve();
+      else child.once("exit", () => resolve());
+    });
     const server: OpencodeServer = {
       baseUrl,
       authorization,
       pid: child.pid as number,
+      exited,
       retain() {
         entry.users += 1;
         if (entry.idleTimer) clearTimeout(entry.idleTimer);

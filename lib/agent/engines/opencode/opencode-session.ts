@@ -77,7 +77,14 @@ export class OpencodeSession {
       else input.signal.addEventListener("abort", stop, { once: true });
     });
     stopped.catch(() => {});
-    const until = <T>(work: Promise<T>) => Promise.race([work, stopped]);
+    const died = this.server.exited.then(() => {
+      throw new RunFailure(
+        runErrorCodes.engineCrashed,
+        "OpenCode's server stopped in the middle of the turn; nothing was changed. The next run starts a new one.",
+      );
+    });
+    died.catch(() => {});
+    const until = <T>(work: Promise<T>) => Promise.race([work, stopped, died]);
     try {
       const { sessionId, prompt } = await until(this.openSession());
       this.sessionId = sessionId;
