@@ -58,7 +58,13 @@ async function playTurn(sessionID, modelID) {
     part: { id: textPart, sessionID, messageID, type: "text", text: "" },
     time: Date.now(),
   });
-  publish("message.part.delta", { sessionID, messageID, partID: textPart, field: "text", delta: "Working on it." });
+  publish("message.part.delta", {
+    sessionID,
+    messageID,
+    partID: textPart,
+    field: "text",
+    delta: "Working on it.",
+  });
   if (modelID === "abort-ignored") return; // Busy until killed; an abort changes nothing.
   if (modelID === "die") {
     record({ dying: true });
@@ -66,7 +72,15 @@ async function playTurn(sessionID, modelID) {
   }
   const callID = "call_fake_1";
   const filepath = path.join(session.directory, "src", "App.tsx");
-  const toolPart = (state) => ({ id: "prt_tool", sessionID, messageID, type: "tool", callID, tool: "edit", state });
+  const toolPart = (state) => ({
+    id: "prt_tool",
+    sessionID,
+    messageID,
+    type: "tool",
+    callID,
+    tool: "edit",
+    state,
+  });
   const input = { filePath: filepath, oldString: "a", newString: "b" };
   publish("message.part.updated", {
     sessionID,
@@ -81,7 +95,10 @@ async function playTurn(sessionID, modelID) {
       sessionID,
       permission: "edit",
       patterns: [filepath],
-      metadata: { filepath, diff: `Index: ${filepath}\n===\n--- ${filepath}\n+++ ${filepath}\n@@ -1 +1 @@\n-a\n+b\n` },
+      metadata: {
+        filepath,
+        diff: `Index: ${filepath}\n===\n--- ${filepath}\n+++ ${filepath}\n@@ -1 +1 @@\n-a\n+b\n`,
+      },
       always: [],
       tool: { messageID, callID },
     });
@@ -90,7 +107,12 @@ async function playTurn(sessionID, modelID) {
   if (reply === "reject") {
     publish("message.part.updated", {
       sessionID,
-      part: toolPart({ status: "error", input, error: "The user rejected permission to use this specific tool call.", time: { start: Date.now(), end: Date.now() } }),
+      part: toolPart({
+        status: "error",
+        input,
+        error: "The user rejected permission to use this specific tool call.",
+        time: { start: Date.now(), end: Date.now() },
+      }),
       time: Date.now(),
     });
   } else {
@@ -98,7 +120,14 @@ async function playTurn(sessionID, modelID) {
     writeFileSync(filepath, "changed by the fake opencode\n");
     publish("message.part.updated", {
       sessionID,
-      part: toolPart({ status: "completed", input, output: "Edit applied successfully.", title: "src/App.tsx", metadata: {}, time: { start: Date.now(), end: Date.now() } }),
+      part: toolPart({
+        status: "completed",
+        input,
+        output: "Edit applied successfully.",
+        title: "src/App.tsx",
+        metadata: {},
+        time: { start: Date.now(), end: Date.now() },
+      }),
       time: Date.now(),
     });
   }
@@ -123,13 +152,14 @@ const server = createServer(async (request, response) => {
     return;
   }
   const url = new URL(request.url ?? "/", "http://fake");
-  const directory = url.searchParams.get("directory") ?? request.headers["x-opencode-directory"] ?? "";
+  const directory =
+    url.searchParams.get("directory") ?? request.headers["x-opencode-directory"] ?? "";
   const json = (status, body) => {
     response.writeHead(status, { "content-type": "application/json" });
     response.end(JSON.stringify(body));
   };
   const route = `${request.method} ${url.pathname}`;
-  let match;
+  const matchRoute = (pattern) => pattern.exec(route);
   if (route === "GET /event") {
     response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     response.write(`data: ${JSON.stringify({ type: "server.connected", properties: {} })}\n\n`);
@@ -137,34 +167,58 @@ const server = createServer(async (request, response) => {
     request.on("close", () => streams.delete(response));
     return;
   }
-  if (route === "GET /session") return json(200, [...sessions.keys()].map((key) => ({ id: key })));
+  if (route === "GET /session")
+    return json(
+      200,
+      [...sessions.keys()].map((key) => ({ id: key })),
+    );
   if (route === "POST /session") {
     const sessionID = id("ses");
     sessions.set(sessionID, { directory: String(directory), status: "idle" });
-    return json(200, { id: sessionID, directory, projectID: "global", title: "fake", version: "1.18.33", time: { created: Date.now(), updated: Date.now() } });
+    return json(200, {
+      id: sessionID,
+      directory,
+      projectID: "global",
+      title: "fake",
+      version: "1.18.33",
+      time: { created: Date.now(), updated: Date.now() },
+    });
   }
   if (route === "GET /session/status") {
-    return json(200, Object.fromEntries([...sessions].filter(([, session]) => session.status !== "idle").map(([key, session]) => [key, { type: session.status }])));
+    return json(
+      200,
+      Object.fromEntries(
+        [...sessions]
+          .filter(([, session]) => session.status !== "idle")
+          .map(([key, session]) => [key, { type: session.status }]),
+      ),
+    );
   }
-  if ((match = /^POST \/session\/([^/]+)\/prompt_async$/.exec(route))) {
+  const promptRoute = matchRoute(/^POST \/session\/([^/]+)\/prompt_async$/);
+  if (promptRoute) {
     const body = await readJson(request);
-    record({ prompt: { sessionID: match[1], model: body.model } });
+    record({ prompt: { sessionID: promptRoute[1], model: body.model } });
     response.writeHead(204).end();
-    void playTurn(match[1], body.model?.modelID ?? "happy");
+    void playTurn(promptRoute[1], body.model?.modelID ?? "happy");
     return;
   }
-  if ((match = /^POST \/session\/([^/]+)\/abort$/.exec(route))) {
-    record({ abort: match[1] });
+  const abortRoute = matchRoute(/^POST \/session\/([^/]+)\/abort$/);
+  if (abortRoute) {
+    record({ abort: abortRoute[1] });
     return json(200, true);
   }
-  if ((match = /^GET \/session\/([^/]+)$/.exec(route))) {
-    const session = sessions.get(match[1]);
-    return session ? json(200, { id: match[1], directory: session.directory }) : json(404, { name: "NotFoundError", data: { message: "Session not found" } });
+  const sessionRoute = matchRoute(/^GET \/session\/([^/]+)$/);
+  if (sessionRoute) {
+    const session = sessions.get(sessionRoute[1]);
+    return session
+      ? json(200, { id: sessionRoute[1], directory: session.directory })
+      : json(404, { name: "NotFoundError", data: { message: "Session not found" } });
   }
-  if ((match = /^POST \/permission\/([^/]+)\/reply$/.exec(route))) {
+  const replyRoute = matchRoute(/^POST \/permission\/([^/]+)\/reply$/);
+  if (replyRoute) {
     const body = await readJson(request);
-    pendingPermissions.get(match[1])?.(body.reply);
-    pendingPermissions.delete(match[1]);
+    pendingPermissions.get(replyRoute[1])?.(body.reply);
+    pendingPermissions.delete(replyRoute[1]);
     return json(200, true);
   }
   json(404, { name: "NotFound", data: { message: `fake: no route ${route}` } });
