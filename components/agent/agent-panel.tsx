@@ -268,6 +268,7 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
                 disabled={noModel}
               />
               <EngineMenu
+                modelId={modelChoice}
                 value={engineChoice}
                 onChange={(engine) => setStoredEngine(engine === "native" ? null : engine)}
                 policy={policyChoice}

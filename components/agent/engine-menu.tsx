@@ -2,24 +2,19 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { request as requestJson } from "@/components/api-client";
+import type { EngineStatusJson } from "@/lib/api/serializers";
+import { engineChoiceProblem } from "./engine-choice";
 
-/** One engine as GET /api/engines serves it. */
-export interface EngineStatusJson {
-  id: string;
-  label: string;
-  available: boolean;
-  reason?: string;
-  code?: string;
-  version?: string;
-}
+export type { EngineStatusJson };
 
 export type ApprovalPolicyChoice = "ask" | "auto";
 
 export const enginesQueryKey = ["engines"] as const;
 
 /**
- * The engine menu beside the model picker, from GET /api/engines: engines that cannot run are
- * greyed out with the reason and its fix; for an external engine, the approval policy too.
+ * The engine menu beside the model picker, from GET /api/engines: engines that cannot run, or
+ * cannot use the chosen model, are greyed out with the reason and its fix; for an external
+ * engine, the approval policy too.
  */
 export function EngineMenu({
   value,
@@ -27,7 +22,10 @@ export function EngineMenu({
   policy,
   onPolicyChange,
   disabled,
+  modelId,
 }: {
+  /** The model chosen in the picker (`auto` or `provider:model`). */
+  modelId: string;
   value: string;
   onChange: (engine: string) => void;
   policy: ApprovalPolicyChoice;
@@ -42,9 +40,21 @@ export function EngineMenu({
       ),
     staleTime: 30_000,
   });
-  const list = engines.data ?? [{ id: "native", label: "Patchwork agent", available: true }];
-  const chosen = list.find((engine) => engine.id === value);
-  const unavailable = list.filter((engine) => !engine.available);
+  const list: EngineStatusJson[] = engines.data ?? [
+    {
+      id: "native",
+      label: "Patchwork agent",
+      available: true,
+      reason: null,
+      code: null,
+      version: null,
+      model_providers: null,
+      model_requirement: null,
+    },
+  ];
+  const problems = new Map(list.map((engine) => [engine.id, engineChoiceProblem(engine, modelId)]));
+  const usable = (engineId: string) => problems.has(engineId) && problems.get(engineId) === null;
+  const unavailable = list.filter((engine) => problems.get(engine.id) !== null);
 
   return (
     <div className="flex flex-wrap items-center gap-2 text-xs text-zinc-600">
@@ -52,7 +62,9 @@ export function EngineMenu({
         <span className="sr-only">Engine</span>
         <select
           className="h-7 rounded-md border border-zinc-200 bg-white px-1.5 text-xs"
-          value={chosen?.available ? value : "native"}
+          // A chosen engine that cannot run now stays shown, marked, so the choice is not silently
+          // swapped for another; sending then answers with the reason.
+          value={problems.has(value) ? value : "native"}
           onChange={(event) => onChange(event.target.value)}
           disabled={disabled}
           data-testid="engine-menu"
@@ -61,17 +73,21 @@ export function EngineMenu({
             <option
               key={engine.id}
               value={engine.id}
-              disabled={!engine.available}
-              title={engine.reason}
+              disabled={!usable(engine.id)}
+              title={problems.get(engine.id) ?? undefined}
               data-testid={`engine-option-${engine.id}`}
             >
               {engine.label}
-              {engine.available ? "" : " (unavailable)"}
+              {usable(engine.id)
+                ? ""
+                : engine.available
+                  ? " (not with this model)"
+                  : " (unavailable)"}
             </option>
           ))}
         </select>
       </label>
-      {value !== "native" && chosen?.available ? (
+      {value !== "native" && usable(value) ? (
         <label className="flex items-center gap-1">
           <span>Approvals</span>
           <select
@@ -90,11 +106,12 @@ export function EngineMenu({
         <details className="w-full" data-testid="engine-unavailable-reasons">
           <summary className="cursor-pointer text-zinc-400">
             {unavailable.length} engine{unavailable.length === 1 ? "" : "s"} unavailable
+            {modelId === "auto" ? "" : " with this model"}
           </summary>
           <ul className="mt-1 space-y-0.5 text-zinc-500">
             {unavailable.map((engine) => (
               <li key={engine.id} data-testid={`engine-reason-${engine.id}`}>
-                <span className="font-medium">{engine.label}:</span> {engine.reason}
+                <span className="font-medium">{engine.label}:</span> {problems.get(engine.id)}
               </li>
             ))}
           </ul>

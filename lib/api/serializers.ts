@@ -5,6 +5,7 @@ import type {
   CheckpointRow,
   RevisionRow,
 } from "@/db/schema";
+import type { EngineStatus } from "@/lib/agent/engines/engine";
 import type { PreviewBuild } from "@/lib/preview/preview-types";
 
 /** Wire shapes are snake_case, as in PRODUCT.md; rows never leave the server as they are. */
@@ -104,3 +105,19 @@ export function serializePreviewStatus(revisionId: string, build: PreviewBuild) 
 }
 
 export type PreviewStatusJson = ReturnType<typeof serializePreviewStatus>;
+
+/** An engine as GET /api/engines answers it: where its binary lives stays on the server. */
+export function serializeEngineStatus(status: EngineStatus) {
+  return {
+    id: status.id,
+    label: status.label,
+    available: status.available,
+    reason: status.reason ?? null,
+    code: status.code ?? null,
+    version: status.version ?? null,
+    model_providers: status.models ? [...status.models.providers] : null,
+    model_requirement: status.models?.requirement ?? null,
+  };
+}
+
+export type EngineStatusJson = ReturnType<typeof serializeEngineStatus>;

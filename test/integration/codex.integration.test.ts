@@ -85,9 +85,17 @@ describe.skipIf(!codex.found).each(runTargets())(
       const engines = await api(server, "/api/engines");
       expect(engines.body.engines).toEqual(
         expect.arrayContaining([
-          expect.objectContaining({ id: "codex", available: true, version: "0.169.0" }),
+          expect.objectContaining({
+            id: "codex",
+            available: true,
+            version: "0.169.0",
+            model_providers: ["openai", "compatible"],
+          }),
         ]),
       );
+      // Where the binaries live stays on the server.
+      expect(JSON.stringify(engines.body)).not.toContain("/node_modules/");
+      expect(engines.body.engines[0]).not.toHaveProperty("binaryPath");
     });
 
     it("edits the heading once its change is accepted, then resumes the same thread", async () => {

@@ -25,6 +25,11 @@ export interface CodingEngine {
   status(): Promise<EngineStatus>;
   /** Why this engine cannot use the model, or null when it can (checked at run creation). */
   modelUnsupportedReason(model: EngineModel): string | null;
+  /**
+   * The model providers it can use, and what it needs in words, so the engine menu can grey it
+   * out for a chosen model before a run is tried. Absent: any model.
+   */
+  models?: { providers: readonly ModelEndpoint["provider"][]; requirement: string };
   /** Runs one turn to its end; throws a RunFailure (or RunCancelled) to fail (or stop) the run. */
   run(input: EngineRunInput, sink: EngineSink): Promise<EngineResult>;
   /** Removes what the engine keeps for an app between runs (stored threads), when it is deleted. */
@@ -40,7 +45,10 @@ export interface EngineStatus {
   /** CODING_AGENT_ENGINE_UNAVAILABLE (missing) or ..._UNSUPPORTED_RUNTIME (wrong version). */
   code?: "CODING_AGENT_ENGINE_UNAVAILABLE" | "CODING_AGENT_ENGINE_UNSUPPORTED_RUNTIME";
   version?: string;
+  /** Server-side only (the doctor prints it); never sent to the browser. */
   binaryPath?: string;
+  /** Copied from the engine: the providers it can use and what it needs. */
+  models?: { providers: readonly ModelEndpoint["provider"][]; requirement: string };
 }
 
 /** The pinned model as an engine sees it (see {@link describeModelEndpoint}). */

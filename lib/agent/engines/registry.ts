@@ -53,7 +53,8 @@ export async function listEngineStatuses(): Promise<EngineStatus[]> {
 
 async function safeStatus(engine: CodingEngine): Promise<EngineStatus> {
   try {
-    return await engine.status();
+    const status = await engine.status();
+    return engine.models ? { ...status, models: engine.models } : status;
   } catch (error) {
     return {
       id: engine.id,

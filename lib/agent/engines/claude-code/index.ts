@@ -87,6 +87,11 @@ export const claudeCodeEngine: CodingEngine = {
   workspaceForm: "folder",
   status: claudeStatus,
   modelUnsupportedReason,
+  models: {
+    providers: ["anthropic"],
+    requirement:
+      "Claude Code speaks the Anthropic Messages API: choose an Anthropic model (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint).",
+  },
   async run(input, sink) {
     if (input.workspace.form !== "folder") throw new Error("Claude Code works in a folder");
     const status = await claudeStatus();

@@ -79,6 +79,11 @@ export const codexEngine: CodingEngine = {
   workspaceForm: "folder",
   status: codexStatus,
   modelUnsupportedReason,
+  models: {
+    providers: ["openai", "compatible"],
+    requirement:
+      "Codex needs a provider that speaks the OpenAI Responses API (OpenAI, or an OpenAI-compatible endpoint that serves /responses).",
+  },
   async run(input, sink) {
     if (input.workspace.form !== "folder") throw new Error("Codex works in a folder");
     const folder = input.workspace.directory;

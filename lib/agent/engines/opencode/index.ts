@@ -80,6 +80,11 @@ export const opencodeEngine: CodingEngine = {
   workspaceForm: "folder",
   status: opencodeStatus,
   modelUnsupportedReason,
+  models: {
+    providers: ["compatible", "openai", "ollama"],
+    requirement:
+      "OpenCode is driven through an OpenAI-compatible chat completions endpoint (OpenAI, the OpenAI-compatible endpoint, or Ollama).",
+  },
   async run(input, sink) {
     if (input.workspace.form !== "folder") throw new Error("OpenCode works in a folder");
     const status = await opencodeStatus();
