@@ -43,8 +43,6 @@ const serverEnvironment = {
   // PGlite, even when the shell running the tests has a DATABASE_URL.
   DATABASE_URL: "",
   PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
-  // Set but pointing nowhere, so the engine menu has one engine greyed out with its fix.
-  PATCHWORK_CLAUDE_BIN: "/nonexistent/claude",
 };
 
 export default defineConfig({
@@ -109,6 +107,10 @@ export default defineConfig({
       env: {
         ...serverEnvironment,
         ...modelEnvironment,
+        // The Anthropic provider, played by the scripted model server (its `claude-haiku-4-5`
+        // scenario), for the Claude Code spec. Compatible models stay first: Auto is unchanged.
+        ANTHROPIC_API_KEY: "scripted-key",
+        ANTHROPIC_BASE_URL: `http://127.0.0.1:${modelServerPort}`,
         PATCHWORK_DATA_DIR: process.env.PATCHWORK_E2E_DATA_DIR,
         PATCHWORK_AUTH_TOKEN: "",
         // TEST-ONLY: the scripted folder engine the approval-card spec drives.

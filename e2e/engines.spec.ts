@@ -23,13 +23,14 @@ test("choose an engine, answer its approval card, see the edit; the card survive
   await workspace.goto(app.id);
   await workspace.expectPreviewHeading(starterHeading);
 
-  await test.step("the menu lists the engines; one that cannot run is greyed with its fix", async () => {
+  await test.step("the menu lists the engines; one that cannot use the model is greyed with what it needs", async () => {
+    await agent.chooseModel("compatible:happy-path");
     await expect(agent.engineMenu).toHaveValue("native");
     await expect(agent.engineOption("native")).toBeEnabled();
     await expect(agent.engineOption("scripted-test")).toBeEnabled();
     await expect(agent.engineOption("claude-code")).toBeDisabled();
     await agent.root.getByTestId("engine-unavailable-reasons").locator("summary").click();
-    await expect(agent.engineReason("claude-code")).toContainText("Claude Code");
+    await expect(agent.engineReason("claude-code")).toContainText("Anthropic Messages API");
   });
 
   await test.step("choose the scripted engine; the approval policy appears", async () => {
