@@ -62,6 +62,28 @@ async function playTurn(text) {
     const answer = await ask("patchwork/fake/unknownRequest", { threadId });
     record({ unknownRequestAnswer: answer });
   }
+  if (scenario === "repeat") {
+    // The same command four times in a row, then nothing: the run's loop check must stop it.
+    for (let index = 1; index <= 4; index += 1) {
+      notify("item/started", {
+        threadId,
+        turnId,
+        startedAtMs: Date.now(),
+        item: {
+          type: "commandExecution",
+          id: `command-${index}`,
+          command: "ls src",
+          cwd,
+          status: "inProgress",
+          commandActions: [],
+          aggregatedOutput: null,
+          exitCode: null,
+          durationMs: null,
+        },
+      });
+    }
+    return;
+  }
   if (scenario === "interrupt-confirmed" || scenario === "interrupt-ignored") {
     notify("item/agentMessage/delta", { threadId, turnId, itemId: "m1", delta: "Working" });
     return; // Waits for turn/interrupt (or never answers it).

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findEngineBinary } from "@/lib/agent/engines/engine-binaries";
 import { starterHeading } from "@/lib/workspace/starter-template";
@@ -124,5 +125,40 @@ describe.each(runTargets())("run budgets on $name", (target) => {
       (request) => request.expectationFailure,
     );
     expect(expectationFailures).toEqual([]);
+  });
+});
+
+describe("an external engine that repeats one call", () => {
+  let modelServer: ModelServer;
+  let server: PatchworkServer;
+  beforeAll(async () => {
+    modelServer = await startModelServer({ port: 0 });
+    server = await startPatchworkServer({
+      env: {
+        ...modelServerEnvironment(modelServer.url, ["repeat"]),
+        PATCHWORK_DATA_DIR: temporaryDataDir("budgets-loop"),
+        // The scripted app-server: its `repeat` thread runs `ls src` four times in a row.
+        PATCHWORK_CODEX_BIN: path.resolve(import.meta.dirname, "../fakes/codex-app-server.mjs"),
+      },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await modelServer?.close();
+  });
+
+  it("is warned about in a notice on the third call and stopped with CODING_AGENT_LOOP_DETECTED on the fourth", async () => {
+    const app = await createApp(server, "Loop codex");
+    const run = await startRun(server, app.id, {
+      input: "List the files",
+      model_id: "compatible:repeat",
+      engine: "codex",
+    });
+    const ended = await waitForRunEnd(server, app.id, run.id, 30_000);
+    expect(ended).toMatchObject({ status: "failed", error_code: "CODING_AGENT_LOOP_DETECTED" });
+    const { events } = await collectRun(server, app.id, run.id);
+    expect(eventsOfType(events, "notice").map((event) => event.payload.kind)).toContain(
+      "loop_warning",
+    );
   });
 });

@@ -17,6 +17,7 @@ function recordingSink(recorded: (number | null)[]): EngineSink {
     emit: async () => undefined,
     flush: async () => undefined,
     recordEngineRunRef: async () => undefined,
+    noteToolCall: () => undefined,
     recordProcess: async (pid) => {
       recorded.push(pid);
     },

@@ -99,6 +99,12 @@ export interface EngineSink {
   recordProcess(pid: number | null): Promise<void>;
   /** Shows an approval card and waits for the person (or the timeout, which declines). */
   requestApproval(request: ApprovalRequestInput): Promise<ApprovalDecision>;
+  /**
+   * Tells the run which call an engine is making, with its arguments, so a model repeating one
+   * call is caught: the third identical call in a row is reported to the person, a fourth stops
+   * the run with CODING_AGENT_LOOP_DETECTED.
+   */
+  noteToolCall(tool: string, input: unknown): void;
 }
 
 /** The events an engine may send itself; the executor writes the lifecycle and revision ones. */

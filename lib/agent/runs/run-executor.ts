@@ -127,6 +127,11 @@ async function executeRun(
       recordProcess: async (pid) => {
         await updateRun(handle.db, { id: run.id, enginePid: pid });
       },
+      onLoop: (message) => {
+        if (!controller.signal.aborted) {
+          controller.abort(new RunFailure(runErrorCodes.loopDetected, message));
+        }
+      },
       // Every engine's usage reports go through the sink: the run stops at the cost cap.
       onUsage: (usage) => {
         const cost = knownCostUsd(run.resolvedModelId ?? "", usage);

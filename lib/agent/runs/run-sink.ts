@@ -9,6 +9,7 @@ import type {
 } from "@/lib/agent/engines/engine";
 import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
 import type { RunEventWriter } from "@/lib/agent/events/run-event-writer";
+import { LoopGuard } from "@/lib/agent/engines/loop-guard";
 
 export interface RunSinkOptions {
   handle: DatabaseHandle;
@@ -22,6 +23,8 @@ export interface RunSinkOptions {
   recordProcess?: (pid: number | null) => Promise<void>;
   /** Called with the run's known cost whenever an engine reports usage (the budget check). */
   onUsage?: (usage: RunEventPayload<"usage">) => void;
+  /** Called when an engine repeated one call a fourth time in a row: the run is to stop. */
+  onLoop?: (message: string) => void;
 }
 
 /**
@@ -31,7 +34,21 @@ export interface RunSinkOptions {
 export function createRunSink(options: RunSinkOptions): EngineSink {
   const { writer, handle, run } = options;
   const touch = options.onActivity ?? (() => undefined);
+  const loopGuard = new LoopGuard();
   return {
+    noteToolCall(tool, input) {
+      const verdict = loopGuard.check(tool, input);
+      if (verdict === "warn") {
+        writer.emitInBackground("notice", {
+          kind: "loop_warning",
+          message: `The engine called ${tool} with the same arguments three times in a row; one more identical call stops the run.`,
+        });
+      } else if (verdict === "stop") {
+        options.onLoop?.(
+          `The engine called ${tool} with the same arguments four times in a row, so the run was stopped; nothing was changed.`,
+        );
+      }
+    },
     text(delta) {
       touch();
       writer.emitInBackground("assistant.delta", { text: delta });

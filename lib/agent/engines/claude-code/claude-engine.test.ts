@@ -100,6 +100,7 @@ describe.skipIf(!status.available)(
       expect(recorded.approvals[0].context.diff).toContain(`+${patchedHeading}`);
       const completed = recorded.events.filter((event) => event.type === "tool.completed");
       expect(completed.map((event) => event.payload.tool)).toEqual(["Read", "Edit"]);
+      expect(recorded.toolCalls.map((call) => call.tool)).toEqual(["Read", "Edit"]);
       expect(completed[1].payload).toMatchObject({ files: ["src/App.tsx"] });
       expect(result.text).toBe(
         "Reading the app.\n\nI'll change the heading.\n\nChanged the heading.",
@@ -223,4 +224,149 @@ describe("Claude Code that dies before any session exists", () => {
       rmSync(crashData, { recursive: true, force: true });
     }
   });
+});
+
+describe("Claude Code against a scripted stream-json CLI", () => {
+  const fake = path.resolve(import.meta.dirname, "../../../../test/fakes/claude-code.mjs");
+  const fakeData = mkdtempSync(path.join(os.tmpdir(), "patchwork-claude-fake-"));
+  const saved = { bin: process.env.PATCHWORK_CLAUDE_BIN, data: process.env.PATCHWORK_DATA_DIR };
+  beforeAll(() => {
+    process.env.PATCHWORK_CLAUDE_BIN = fake;
+    process.env.PATCHWORK_DATA_DIR = fakeData;
+    resetEnvironmentForTests();
+  });
+  afterAll(() => {
+    if (saved.bin === undefined) delete process.env.PATCHWORK_CLAUDE_BIN;
+    else process.env.PATCHWORK_CLAUDE_BIN = saved.bin;
+    if (saved.data === undefined) delete process.env.PATCHWORK_DATA_DIR;
+    else process.env.PATCHWORK_DATA_DIR = saved.data;
+    resetEnvironmentForTests();
+    rmSync(fakeData, { recursive: true, force: true });
+  });
+
+  let fakeRuns = 0;
+  async function fakeInput(
+    scenario: string,
+    options: { resumeRef?: string; signal?: AbortSignal } = {},
+  ) {
+    fakeRuns += 1;
+    const folder = await materializeFolder(
+      path.join(fakeData, "runs"),
+      `fake-${fakeRuns}`,
+      new Map([["src/App.tsx", new TextEncoder().encode("a\n")]]),
+    );
+    const input = {
+      run: { id: `fake-${fakeRuns}`, appId: "app-fake" },
+      model: {
+        id: `anthropic:${scenario}`,
+        provider: "anthropic",
+        name: scenario,
+        baseUrl: "http://127.0.0.1:9",
+        keyVariable: "ANTHROPIC_API_KEY",
+        apiKey: "unused",
+      },
+      input: "Change it",
+      conversation: {
+        appName: "Test app",
+        messages: [
+          { role: "user", content: "Add a title" },
+          { role: "assistant", content: "Added." },
+          { role: "user", content: "Change it" },
+        ],
+      },
+      resumeRef: options.resumeRef ?? null,
+      workspace: { form: "folder", directory: folder },
+      approvalPolicy: "ask",
+      signal: options.signal ?? AbortSignal.timeout(30_000),
+      limits: {
+        maxIterations: 5,
+        inactivityTimeoutMs: 30_000,
+        runTimeoutMs: 30_000,
+        maxCostUsd: 2,
+      },
+    } as unknown as EngineRunInput;
+    return { input, folder };
+  }
+  const fakeLog = () =>
+    readFileSync(
+      path.join(fakeData, "engines", "claude-code", "app-fake", "fake-log.jsonl"),
+      "utf8",
+    )
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  it("allows and denies an Edit from the card, and resumes the app's session", async () => {
+    const allowed = await fakeInput("happy", { resumeRef: "11111111-2222-4333-8444-000000000001" });
+    const first = recordingSink();
+    const result = await claudeCodeEngine.run(allowed.input, first.sink);
+    expect(readFileSync(path.join(allowed.folder, "src/App.tsx"), "utf8")).toBe(
+      "changed by the fake claude\n",
+    );
+    expect(first.engineRunRefs).toEqual(["11111111-2222-4333-8444-000000000001"]);
+    expect(first.events.some((event) => event.type === "notice")).toBe(false);
+    expect(result.text).toBe("Changing it. Done.");
+    const denied = await fakeInput("happy");
+    const second = recordingSink(() => "decline");
+    await claudeCodeEngine.run(denied.input, second.sink);
+    expect(readFileSync(path.join(denied.folder, "src/App.tsx"), "utf8")).toBe("a\n");
+    expect(second.events.find((event) => event.type === "tool.failed")?.payload).toMatchObject({
+      code: "TOOL_APPROVAL_DECLINED",
+    });
+    expect(fakeLog().flatMap((entry) => (entry.permission ? [entry.permission] : []))).toEqual([
+      "allow",
+      "deny",
+    ]);
+  });
+
+  it("starts fresh with the conversation and a notice when the resume is refused", async () => {
+    const { input } = await fakeInput("happy", { resumeRef: "gone" });
+    const recorded = recordingSink();
+    await claudeCodeEngine.run(input, recorded.sink);
+    expect(recorded.events[0]).toMatchObject({
+      type: "notice",
+      payload: { kind: "engine_session_reset" },
+    });
+    const starts = fakeLog().flatMap((entry) => (entry.started ? [entry.started] : []));
+    expect(starts.slice(-2)).toEqual([
+      { scenario: "happy", resume: "gone" },
+      { scenario: "happy", resume: null },
+    ]);
+  });
+
+  it("ends with CODING_AGENT_RATE_LIMITED and when it resets, after a notice", async () => {
+    const { input } = await fakeInput("rate-limited");
+    const recorded = recordingSink();
+    const error = await claudeCodeEngine.run(input, recorded.sink).then(
+      () => null,
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: "CODING_AGENT_RATE_LIMITED" });
+    const resetAt = new Date(1_900_000_000 * 1000).toISOString();
+    expect((error as Error).message).toContain(resetAt);
+    expect(recorded.events.find((event) => event.type === "notice")?.payload).toMatchObject({
+      kind: "rate_limit",
+      data: { reset_at: resetAt },
+    });
+  });
+
+  it("kills the CLI when an interrupt is not confirmed within 5 s", async () => {
+    const controller = new AbortController();
+    const { input } = await fakeInput("interrupt-ignored", { signal: controller.signal });
+    const recorded = recordingSink();
+    const running = claudeCodeEngine.run(input, recorded.sink);
+    while (!recorded.events.some((event) => event.type === "assistant.delta"))
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    const pid = recorded.pids.find((entry) => entry !== null) as number;
+    const reason = new RunFailure("CODING_AGENT_RUN_INTERRUPTED", "stopped");
+    const stoppedAt = Date.now();
+    controller.abort(reason);
+    await expect(running).rejects.toBe(reason);
+    expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(4_900);
+    const gone = Date.now() + 5_000;
+    while (existsSync(`/proc/${pid}`) && Date.now() < gone)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(existsSync(`/proc/${pid}`)).toBe(false);
+    expect(fakeLog()).toContainEqual({ control: "interrupt" });
+  }, 15_000);
 });

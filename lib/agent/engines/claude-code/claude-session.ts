@@ -171,6 +171,9 @@ class ClaudeTurn {
         throw input.signal.reason;
       }
       if (error instanceof RunFailure || error instanceof ResumeRefused) throw error;
+      // A resume that dies before any output is the stored session being refused.
+      if (this.options.resumeRef && !this.finalText && this.toolTitles.size === 0)
+        throw new ResumeRefused(this.describeCrash(error));
       throw this.sessionId
         ? this.crashed(error)
         : new CrashedBeforeSession(this.describeCrash(error));
@@ -319,6 +322,7 @@ class ClaudeTurn {
           const files = this.filesOf(toolInput);
           const title = this.toolTitle(block.name, toolInput);
           this.toolTitles.set(block.id, { tool: block.name, title, files });
+          this.sink.noteToolCall(block.name, toolInput);
           this.toolStartedAt.set(block.id, Date.now());
           void this.emit("tool.started", { call_id: block.id, tool: block.name, title });
         }

@@ -119,6 +119,8 @@ describe("Codex engine against a scripted app-server", () => {
       kind: "command",
       context: { command: "npm test", cwd: "." },
     });
+    // Each call is reported with its arguments, for the run's loop check.
+    expect(recorded.toolCalls.map((call) => call.tool)).toEqual(["file_change"]);
     expect(recorded.events[5].payload).toMatchObject({ kind: "engine_request_declined" });
     expect(result).toMatchObject({
       text: "Echo: Change the heading\n\nDone.",

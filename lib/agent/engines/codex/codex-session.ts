@@ -320,6 +320,7 @@ export class CodexSession {
 
   private onItemStarted(item: ThreadItem): void {
     if (item.type === "commandExecution") {
+      this.sink.noteToolCall("command", { command: item.command, cwd: item.cwd });
       this.startedAt.set(item.id, Date.now());
       void this.emit("tool.started", {
         call_id: item.id,
@@ -328,6 +329,7 @@ export class CodexSession {
         command: item.command,
       });
     } else if (item.type === "fileChange") {
+      this.sink.noteToolCall("file_change", item.changes);
       this.startedAt.set(item.id, Date.now());
       this.fileChanges.set(item.id, item.changes);
       void this.emit("tool.started", {
@@ -337,6 +339,7 @@ export class CodexSession {
         files: item.changes.map((change) => this.relative(change.path)),
       });
     } else if (item.type === "mcpToolCall") {
+      this.sink.noteToolCall(`${item.server}.${item.tool}`, item.arguments);
       this.startedAt.set(item.id, Date.now());
       void this.emit("tool.started", {
         call_id: item.id,

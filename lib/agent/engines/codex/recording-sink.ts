@@ -17,6 +17,7 @@ export function recordingSink(
   const approvals: ApprovalRequestInput[] = [];
   const engineRunRefs: string[] = [];
   const pids: (number | null)[] = [];
+  const toolCalls: { tool: string; input: unknown }[] = [];
   const append = (type: "assistant.delta" | "reasoning.delta", delta: string) => {
     const last = events.at(-1);
     if (last?.type === type) last.payload.text = `${last.payload.text}${delta}`;
@@ -35,11 +36,14 @@ export function recordingSink(
     async recordProcess(pid) {
       pids.push(pid);
     },
+    noteToolCall(tool, input) {
+      toolCalls.push({ tool, input });
+    },
     async requestApproval(request) {
       approvals.push(request);
       events.push({ type: "approval", payload: { kind: request.kind } });
       return decide(request);
     },
   };
-  return { sink, events, approvals, engineRunRefs, pids };
+  return { sink, events, approvals, engineRunRefs, pids, toolCalls };
 }

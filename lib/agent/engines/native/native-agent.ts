@@ -17,7 +17,7 @@ import { RunFailure } from "@/lib/agent/runs/run-failure";
 import type { EngineSink } from "../engine";
 import type { StreamTextTap } from "./coalesce-event-stream";
 import { EarlyText } from "./early-text";
-import { LoopGuard } from "./loop-guard";
+import { LoopGuard } from "../loop-guard";
 import { createEventLoopYielder } from "./event-loop-yielder";
 import { nodeHttpFetch } from "./node-http-fetch";
 import {

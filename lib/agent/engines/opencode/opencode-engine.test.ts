@@ -111,6 +111,7 @@ describe.skipIf(!opencode.found)(
       expect(recorded.approvals[0].context.diff).not.toContain(dataDirectory);
       const completed = recorded.events.filter((event) => event.type === "tool.completed");
       expect(completed.map((event) => event.payload.tool)).toEqual(["read", "edit"]);
+      expect(recorded.toolCalls.map((call) => call.tool)).toEqual(["read", "edit"]);
       expect(completed[1].payload).toMatchObject({ files: ["src/App.tsx"] });
       expect(result.text).toBe(
         "Reading the app.\n\nI'll change the heading.\n\nChanged the heading.",

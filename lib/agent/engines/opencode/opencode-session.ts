@@ -354,6 +354,7 @@ export class OpencodeSession {
     const title = ("title" in state && state.title) || this.toolTitle(tool, input);
     if (!this.startedTools.has(callID)) {
       this.startedTools.add(callID);
+      this.sink.noteToolCall(tool, input);
       void this.emit("tool.started", {
         call_id: callID,
         tool,
