@@ -86,7 +86,9 @@ test("send a message: Thinking, streamed reply, tool rows, the preview follows, 
     await expect(agent.lastTurn.getByTestId("agent-user-message")).toHaveText(
       "Make the hero section dark and add a signup button",
     );
-    await expect(agent.lastTurn.getByTestId("agent-thinking")).toHaveText("Thinking…");
+    await expect(agent.lastTurn.getByTestId("agent-thinking")).toContainText("Thinking…");
+    // The seconds the run has been going, so a slow model reads as slow rather than stuck.
+    await expect(agent.lastTurn.getByTestId("agent-thinking-elapsed")).toHaveText(/^\d+ s$/);
     await expect(agent.stopButton).toBeVisible();
     await agent.root.screenshot({ path: test.info().outputPath("thinking.png") });
     releaseStream();
@@ -210,8 +212,32 @@ test("reload mid-run and the run keeps streaming; Stop ends a second run", async
       "no files were changed",
     );
     await expect(agent.lastReply).not.toContainText("easy to review");
+  });
+
+  await test.step("Esc stops a run too", async () => {
+    await agent.send("And plan a header");
+    await expect(agent.turns).toHaveCount(3);
+    await expect(agent.lastReply.getByTestId("agent-code-block")).toBeVisible({ timeout: 30_000 });
+    await page.keyboard.press("Escape");
+    expect(await agent.waitForLastRun()).toBe("cancelled");
+  });
+
+  await test.step("Retry sends a stopped run's words again", async () => {
+    await agent.lastTurn.getByTestId("agent-retry").click();
+    await expect(agent.turns).toHaveCount(4);
+    await expect(agent.lastTurn.getByTestId("agent-user-message")).toContainText("And plan a header");
+    expect(await agent.waitForLastRun()).toBe("completed");
+    await expect(agent.lastTurn.getByTestId("agent-retry")).toHaveCount(0);
+  });
+
+  await test.step("the runs are stored as they ended", async () => {
     const runs = await listRuns(page.request, appId);
-    expect(runs.map((run) => run.status)).toEqual(["completed", "cancelled"]);
+    expect(runs.map((run) => run.status)).toEqual([
+      "completed",
+      "cancelled",
+      "cancelled",
+      "completed",
+    ]);
   });
 });
 

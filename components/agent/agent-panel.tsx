@@ -2,7 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bot, CircleAlert, History, Info, SquarePen, X } from "lucide-react";
-import { useCallback, useState } from "react";
+import { useCallback, useEffect, useState } from "react";
 import { errorMessage } from "@/components/api-client";
 import type { Checkpoint } from "@/components/api-types";
 import { checkpointsQuery } from "@/components/queries";
@@ -54,6 +54,19 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
 
   const noModel = models.isSuccess && !anyModelAvailable(models.data);
   const running = conversation.activeRun !== null;
+  // Esc stops a run, as in a terminal; not while a dialog (which Esc closes) is open.
+  const stopRun = conversation.stop;
+  useEffect(() => {
+    if (!running) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      if (document.querySelector('[role="dialog"], dialog[open]')) return;
+      event.preventDefault();
+      stopRun();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [running, stopRun]);
   const { setSubmitError } = conversation;
 
   const closeCheckpoints = useCallback(() => setCheckpointsOpen(false), []);
@@ -168,6 +181,15 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
             runs={conversation.current}
             pendingInput={conversation.pendingInput}
             onOpenDiff={setDiffTarget}
+            onRetry={
+              running
+                ? undefined
+                : (run) =>
+                    void conversation.send(run.input, run.requested_model_id, {
+                      engine: run.execution_engine,
+                      approvalPolicy: run.approval_policy,
+                    })
+            }
             empty={
               noModel ? (
                 <NoModelNotice

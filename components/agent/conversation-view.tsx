@@ -22,6 +22,7 @@ export function ConversationView({
   pendingInput,
   empty,
   onOpenDiff,
+  onRetry,
 }: {
   appId: string;
   /** Runs before the last /clear: hidden behind a button until asked for. */
@@ -34,6 +35,8 @@ export function ConversationView({
   /** What to show when there is nothing to scroll. */
   empty: ReactNode;
   onOpenDiff: (target: RunDiffTarget) => void;
+  /** Sends the last run's words again; offered on the last turn when it failed or was stopped. */
+  onRetry?: (run: AgentRun) => void;
 }) {
   const nothingToShow = runs.length === 0 && pendingInput === null;
   return (
@@ -71,8 +74,14 @@ export function ConversationView({
           )
         ) : null}
         {nothingToShow ? empty : null}
-        {runs.map((run) => (
-          <RunTurn key={run.id} appId={appId} run={run} onOpenDiff={onOpenDiff} />
+        {runs.map((run, index) => (
+          <RunTurn
+            key={run.id}
+            appId={appId}
+            run={run}
+            onOpenDiff={onOpenDiff}
+            onRetry={index === runs.length - 1 && pendingInput === null ? onRetry : undefined}
+          />
         ))}
         {pendingInput !== null ? (
           <article className="space-y-3" data-testid="agent-turn-pending">

@@ -18,11 +18,14 @@ import { ToolCallRow } from "./tool-call-row";
 export function RunReply({
   appId,
   view,
+  startedAt,
   onOpenDiff,
 }: {
   /** For answering approval cards; absent where the reply is only shown (tests, history). */
   appId?: string;
   view: RunView;
+  /** When the run started (ISO), for the elapsed seconds beside "Thinking…". */
+  startedAt?: string | null;
   /** Opens the run's diff, scrolled to the given files when there are any. */
   onOpenDiff: (paths?: string[]) => void;
 }) {
@@ -48,7 +51,7 @@ export function RunReply({
         ),
       )}
       {active && (view.items.length === 0 || (last?.kind === "tool" && !toolRunning)) ? (
-        <ThinkingIndicator />
+        <ThinkingIndicator since={startedAt ? Date.parse(startedAt) : undefined} />
       ) : null}
       {view.notices.map((notice) => (
         <p

@@ -1,6 +1,6 @@
 "use client";
 
-import { CircleAlert } from "lucide-react";
+import { CircleAlert, RotateCcw } from "lucide-react";
 import { memo, useCallback, useRef } from "react";
 import { useStickToBottomContext } from "use-stick-to-bottom";
 import { type AgentRun, isActiveRun } from "./agent-api-types";
@@ -21,10 +21,13 @@ export const RunTurn = memo(function RunTurn({
   appId,
   run,
   onOpenDiff,
+  onRetry,
 }: {
   appId: string;
   run: AgentRun;
   onOpenDiff: (target: RunDiffTarget) => void;
+  /** Offered when this turn ended failed or stopped: sends the same words again. */
+  onRetry?: (run: AgentRun) => void;
 }) {
   const active = isActiveRun(run);
   const turnReference = useRef<HTMLElement>(null);
@@ -67,11 +70,30 @@ export const RunTurn = memo(function RunTurn({
       <UserMessage input={run.input} />
       <div aria-live={replyActive && hasEvents ? "polite" : undefined} aria-atomic="false">
         {hasEvents || active ? (
-          <RunReply appId={appId} view={view} onOpenDiff={openDiff} />
+          <RunReply
+            appId={appId}
+            view={view}
+            startedAt={run.started_at ?? run.created_at}
+            onOpenDiff={openDiff}
+          />
         ) : (
           <StoredReply run={run} />
         )}
       </div>
+      {onRetry &&
+      (hasEvents ? view.phase : run.status) !== "completed" &&
+      !isActiveRun(run) &&
+      !replyActive ? (
+        <button
+          type="button"
+          onClick={() => onRetry(run)}
+          className="inline-flex cursor-pointer items-center gap-1.5 rounded-md border border-zinc-200 px-2.5 py-1 text-xs text-zinc-700 transition-colors hover:bg-zinc-50"
+          data-testid="agent-retry"
+        >
+          <RotateCcw className="size-3.5" aria-hidden="true" />
+          Retry
+        </button>
+      ) : null}
     </article>
   );
 });
