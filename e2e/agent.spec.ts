@@ -225,7 +225,9 @@ test("reload mid-run and the run keeps streaming; Stop ends a second run", async
   await test.step("Retry sends a stopped run's words again", async () => {
     await agent.lastTurn.getByTestId("agent-retry").click();
     await expect(agent.turns).toHaveCount(4);
-    await expect(agent.lastTurn.getByTestId("agent-user-message")).toContainText("And plan a header");
+    await expect(agent.lastTurn.getByTestId("agent-user-message")).toContainText(
+      "And plan a header",
+    );
     expect(await agent.waitForLastRun()).toBe("completed");
     await expect(agent.lastTurn.getByTestId("agent-retry")).toHaveCount(0);
   });

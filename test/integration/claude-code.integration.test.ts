@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeCodeEngine } from "@/lib/agent/engines/claude-code";
 import { starterHeading } from "@/lib/workspace/starter-template";
@@ -22,6 +21,7 @@ import {
   startPatchworkServer,
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
+import { processesOfRun } from "@/test/support/engine-processes";
 import { collectRun } from "@/test/support/sse-client";
 import {
   builtInScenarios,
@@ -38,21 +38,6 @@ import {
 const claude = await claudeCodeEngine.status();
 const skipReason = claude.available ? "" : ` (skipped: ${claude.reason})`;
 const modelId = "anthropic:claude-haiku-4-5";
-
-/** Processes still marked with this run (the engine's group carries the run id). */
-function processesOfRun(runId: string): number[] {
-  return fs.readdirSync("/proc").flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const environment = fs.readFileSync(`/proc/${entry}/environ`, "utf8");
-      return environment.split("\0").includes(`PATCHWORK_ENGINE_RUN_ID=${runId}`)
-        ? [Number(entry)]
-        : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 describe.skipIf(!claude.available).each(runTargets())(
   `Claude Code runs over HTTP on $name${skipReason}`,

@@ -23,6 +23,7 @@ import {
   startPatchworkServer,
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
+import { processesOfRun } from "@/test/support/engine-processes";
 import { collectRun } from "@/test/support/sse-client";
 import {
   type ModelServer,
@@ -37,21 +38,6 @@ const codex = findEngineBinary("codex", { environment: { PATH: "" } });
 const skipReason = codex.found
   ? ""
   : " (skipped: Codex is not installed; run npm run engines:install)";
-
-/** Processes still marked with this run (the engine's group carries the run id). */
-function processesOfRun(runId: string): number[] {
-  return fs.readdirSync("/proc").flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const environment = fs.readFileSync(`/proc/${entry}/environ`, "utf8");
-      return environment.split("\0").includes(`PATCHWORK_ENGINE_RUN_ID=${runId}`)
-        ? [Number(entry)]
-        : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 describe.skipIf(!codex.found).each(runTargets())(
   `Codex runs over HTTP on $name${skipReason}`,

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findEngineBinary } from "@/lib/agent/engines/engine-binaries";
 import { starterHeading } from "@/lib/workspace/starter-template";
@@ -22,6 +21,7 @@ import {
   startPatchworkServer,
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
+import { processesWhereEnvironment } from "@/test/support/engine-processes";
 import { collectRun } from "@/test/support/sse-client";
 import {
   type ModelServer,
@@ -39,15 +39,9 @@ const skipReason = opencode.found
 
 /** `opencode serve` processes whose home is in this data directory. */
 function opencodeServers(dataDir: string): number[] {
-  return fs.readdirSync("/proc").flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      const environment = fs.readFileSync(`/proc/${entry}/environ`, "utf8");
-      return environment.includes(`HOME=${dataDir}`) ? [Number(entry)] : [];
-    } catch {
-      return [];
-    }
-  });
+  return processesWhereEnvironment((entries) =>
+    entries.some((entry) => entry.startsWith(`HOME=${dataDir}`)),
+  );
 }
 
 describe.skipIf(!opencode.found).each(runTargets())(

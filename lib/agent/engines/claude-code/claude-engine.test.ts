@@ -3,13 +3,25 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
-import { materializeFolder } from "@/lib/agent/workspace/workspace-folder";
 import { resetEnvironmentForTests } from "@/lib/env";
-import { starterHeading, starterTemplateFiles } from "@/lib/workspace/starter-template";
+import { starterHeading } from "@/lib/workspace/starter-template";
 import { type ModelServer, patchedHeading, startModelServer } from "@/test/model-server";
 import { recordingSink } from "../codex/recording-sink";
 import type { EngineRunInput } from "../engine";
+import { engineTestRun } from "../engine-test-run";
 import { claudeCodeEngine } from ".";
+
+/** The Anthropic model as the stand-in CLIs see it (they never call it). */
+function fakeModel(name: string): EngineRunInput["model"] {
+  return {
+    id: `anthropic:${name}`,
+    provider: "anthropic",
+    name,
+    baseUrl: "http://127.0.0.1:9",
+    keyVariable: "ANTHROPIC_API_KEY",
+    apiKey: "unused",
+  };
+}
 
 // The Claude Code binary the agent SDK ships, against the scripted model server's Anthropic
 // Messages API. Without it the suite says so.
@@ -42,46 +54,22 @@ describe.skipIf(!status.available)(
       folderId?: string;
     }): Promise<{ input: EngineRunInput; folder: string }> {
       runCount += 1;
-      const files = new Map(
-        Object.entries(starterTemplateFiles).map(([file, text]) => [
-          file,
-          new TextEncoder().encode(text),
-        ]),
-      );
-      const folder = await materializeFolder(
-        path.join(dataDirectory, "runs"),
-        options.folderId ?? `cc-${runCount}`,
-        files,
-      );
-      return {
-        folder,
-        input: {
-          run: { id: `cc-${runCount}`, appId: "app-cc" } as EngineRunInput["run"],
-          model: {
-            id: `anthropic:${options.scenario}`,
-            provider: "anthropic",
-            name: options.scenario,
-            baseUrl: `http://127.0.0.1:${server.port}`,
-            keyVariable: "ANTHROPIC_API_KEY",
-            apiKey: "scripted-key",
-          },
-          input: "Change the heading",
-          conversation: {
-            appName: "Test app",
-            messages: [{ role: "user", content: "Change the heading" }],
-          },
-          resumeRef: options.resumeRef ?? null,
-          workspace: { form: "folder", directory: folder },
-          approvalPolicy: "ask",
-          signal: options.signal ?? AbortSignal.timeout(60_000),
-          limits: {
-            maxIterations: 20,
-            inactivityTimeoutMs: 60_000,
-            runTimeoutMs: 60_000,
-            maxCostUsd: 2,
-          },
+      return engineTestRun({
+        dataDirectory,
+        folderId: options.folderId ?? `cc-${runCount}`,
+        runId: `cc-${runCount}`,
+        appId: "app-cc",
+        model: {
+          id: `anthropic:${options.scenario}`,
+          provider: "anthropic",
+          name: options.scenario,
+          baseUrl: `http://127.0.0.1:${server.port}`,
+          keyVariable: "ANTHROPIC_API_KEY",
+          apiKey: "scripted-key",
         },
-      };
+        resumeRef: options.resumeRef,
+        signal: options.signal,
+      });
     }
     const appText = (folder: string) => readFileSync(path.join(folder, "src/App.tsx"), "utf8");
 
@@ -175,34 +163,16 @@ describe("Claude Code that dies before any session exists", () => {
     process.env.PATCHWORK_DATA_DIR = crashData;
     resetEnvironmentForTests();
     try {
-      const files = new Map([["src/App.tsx", new TextEncoder().encode("export {}\n")]]);
-      const folder = await materializeFolder(path.join(crashData, "runs"), "crash", files);
-      const input = {
-        run: { id: "crash-run", appId: "app-crash" },
-        model: {
-          id: "anthropic:claude-haiku-4-5",
-          provider: "anthropic",
-          name: "claude-haiku-4-5",
-          baseUrl: "http://127.0.0.1:9",
-          keyVariable: "ANTHROPIC_API_KEY",
-          apiKey: "unused",
-        },
-        input: "Change the heading",
-        conversation: {
-          appName: "Test app",
-          messages: [{ role: "user", content: "Change the heading" }],
-        },
-        resumeRef: null,
-        workspace: { form: "folder", directory: folder },
-        approvalPolicy: "ask",
+      const { input } = await engineTestRun({
+        dataDirectory: crashData,
+        folderId: "crash",
+        runId: "crash-run",
+        appId: "app-crash",
+        model: fakeModel("claude-haiku-4-5"),
+        files: { "src/App.tsx": "export {}\n" },
         signal: AbortSignal.timeout(30_000),
-        limits: {
-          maxIterations: 5,
-          inactivityTimeoutMs: 30_000,
-          runTimeoutMs: 30_000,
-          maxCostUsd: 2,
-        },
-      } as unknown as EngineRunInput;
+        maxIterations: 5,
+      });
       const error = await claudeCodeEngine.run(input, recordingSink().sink).then(
         () => null,
         (caught: unknown) => caught,
@@ -250,42 +220,22 @@ describe("Claude Code against a scripted stream-json CLI", () => {
     options: { resumeRef?: string; signal?: AbortSignal } = {},
   ) {
     fakeRuns += 1;
-    const folder = await materializeFolder(
-      path.join(fakeData, "runs"),
-      `fake-${fakeRuns}`,
-      new Map([["src/App.tsx", new TextEncoder().encode("a\n")]]),
-    );
-    const input = {
-      run: { id: `fake-${fakeRuns}`, appId: "app-fake" },
-      model: {
-        id: `anthropic:${scenario}`,
-        provider: "anthropic",
-        name: scenario,
-        baseUrl: "http://127.0.0.1:9",
-        keyVariable: "ANTHROPIC_API_KEY",
-        apiKey: "unused",
-      },
+    return engineTestRun({
+      dataDirectory: fakeData,
+      folderId: `fake-${fakeRuns}`,
+      runId: `fake-${fakeRuns}`,
+      appId: "app-fake",
+      model: fakeModel(scenario),
       input: "Change it",
-      conversation: {
-        appName: "Test app",
-        messages: [
-          { role: "user", content: "Add a title" },
-          { role: "assistant", content: "Added." },
-          { role: "user", content: "Change it" },
-        ],
-      },
-      resumeRef: options.resumeRef ?? null,
-      workspace: { form: "folder", directory: folder },
-      approvalPolicy: "ask",
+      earlier: [
+        { role: "user", content: "Add a title" },
+        { role: "assistant", content: "Added." },
+      ],
+      files: { "src/App.tsx": "a\n" },
+      resumeRef: options.resumeRef,
       signal: options.signal ?? AbortSignal.timeout(30_000),
-      limits: {
-        maxIterations: 5,
-        inactivityTimeoutMs: 30_000,
-        runTimeoutMs: 30_000,
-        maxCostUsd: 2,
-      },
-    } as unknown as EngineRunInput;
-    return { input, folder };
+      maxIterations: 5,
+    });
   }
   const fakeLog = () =>
     readFileSync(

@@ -14,6 +14,7 @@ import { RunFailure } from "@/lib/agent/runs/run-failure";
 import { redactSecrets } from "@/lib/redact-secrets";
 import { promptWithConversation } from "../compacted-conversation";
 import type { ApprovalRequestInput, EngineResult, EngineRunInput, EngineSink } from "../engine";
+import { OrderedSink } from "../ordered-sink";
 
 /** How long Claude Code gets to end the turn after an interrupt before its group is killed. */
 export const interruptGraceMs = 5_000;
@@ -75,8 +76,8 @@ class ClaudeTurn {
   private streamedText = false;
   private readonly toolTitles = new Map<string, { tool: string; title: string; files: string[] }>();
   private readonly toolStartedAt = new Map<string, number>();
-  private chain: Promise<void> = Promise.resolve();
-  private pendingEmits = 0;
+  /** Claude Code's events in the order it sent them. */
+  private readonly ordered: OrderedSink;
 
   constructor(
     private readonly options: {
@@ -87,7 +88,9 @@ class ClaudeTurn {
       resumeRef: string | null;
       prompt: string;
     },
-  ) {}
+  ) {
+    this.ordered = new OrderedSink(options.sink);
+  }
 
   private get input() {
     return this.options.input;
@@ -162,7 +165,7 @@ class ClaudeTurn {
         const outcome = await this.onMessage(next.value);
         if (outcome) result = outcome;
       }
-      await this.chain;
+      await this.ordered.settled();
       if (result) return result;
       throw this.endedWithoutResult();
     } catch (error) {
@@ -270,24 +273,12 @@ class ClaudeTurn {
   }
 
   private emit(...args: Parameters<EngineSink["emit"]>): Promise<void> {
-    this.pendingEmits += 1;
-    const next = this.chain.then(() => this.sink.emit(...args));
-    this.chain = next.then(
-      () => {
-        this.pendingEmits -= 1;
-      },
-      () => {
-        this.pendingEmits -= 1;
-      },
-    );
-    return next;
+    return this.ordered.emit(...args);
   }
 
   private text(kind: "text" | "reasoning", delta: string): void {
-    if (!delta) return;
     if (kind === "text") this.finalText += delta;
-    if (this.pendingEmits === 0) this.sink[kind](delta);
-    else this.chain = this.chain.then(() => this.sink[kind](delta));
+    this.ordered.text(kind, delta);
   }
 
   private async onMessage(message: SDKMessage): Promise<EngineResult | null> {
@@ -431,7 +422,7 @@ class ClaudeTurn {
     toolInput: Record<string, unknown>,
     signal: AbortSignal,
   ): Promise<PermissionResult> {
-    await this.chain;
+    await this.ordered.settled();
     const files = this.filesOf(toolInput);
     const request: ApprovalRequestInput = editTools.has(toolName)
       ? {

@@ -5,7 +5,8 @@ import path from "node:path";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
 import { getEnvironment } from "@/lib/env";
 import { binaryVersionOutput, parseVersion } from "../binary-version";
-import type { CodingEngine, EngineModel, EngineStatus } from "../engine";
+import type { CodingEngine, EngineStatus } from "../engine";
+import { providerMismatch } from "../pinned-engine-status";
 import { runClaudeTurn } from "./claude-session";
 
 const label = "Claude Code";
@@ -73,12 +74,11 @@ async function claudeStatus(): Promise<EngineStatus> {
   }
 }
 
-function modelUnsupportedReason(model: EngineModel): string | null {
-  if (model.provider !== "anthropic") {
-    return "Claude Code speaks the Anthropic Messages API: choose an Anthropic model (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint).";
-  }
-  return null;
-}
+const claudeModels = {
+  providers: ["anthropic"],
+  requirement:
+    "Claude Code speaks the Anthropic Messages API: choose an Anthropic model (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint).",
+} as const;
 
 /** Claude Code (through @anthropic-ai/claude-agent-sdk) as a Patchwork engine. */
 export const claudeCodeEngine: CodingEngine = {
@@ -86,12 +86,8 @@ export const claudeCodeEngine: CodingEngine = {
   label,
   workspaceForm: "folder",
   status: claudeStatus,
-  modelUnsupportedReason,
-  models: {
-    providers: ["anthropic"],
-    requirement:
-      "Claude Code speaks the Anthropic Messages API: choose an Anthropic model (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL for another endpoint).",
-  },
+  modelUnsupportedReason: (model) => providerMismatch(model, claudeModels),
+  models: claudeModels,
   async run(input, sink) {
     if (input.workspace.form !== "folder") throw new Error("Claude Code works in a folder");
     const status = await claudeStatus();

@@ -8,6 +8,7 @@ import { estimateCostUsd } from "@/lib/models/estimate-cost";
 import { promptWithConversation } from "../compacted-conversation";
 import type { ApprovalDecision, EngineResult, EngineRunInput, EngineSink } from "../engine";
 import type { EngineProcess } from "../engine-process";
+import { OrderedSink } from "../ordered-sink";
 import type { CommandExecutionApprovalDecision } from "./generated/v2/CommandExecutionApprovalDecision";
 import type { CommandExecutionRequestApprovalParams } from "./generated/v2/CommandExecutionRequestApprovalParams";
 import type { FileChangeRequestApprovalParams } from "./generated/v2/FileChangeRequestApprovalParams";
@@ -71,9 +72,8 @@ export class CodexSession {
   private usage: TokenUsageBreakdown | null = null;
   private lastError: string | null = null;
   private rateLimitNoticeSent = false;
-  /** Structured events in flight, in arrival order; text waits behind them to keep the order. */
-  private chain: Promise<void> = Promise.resolve();
-  private pendingEmits = 0;
+  /** Codex's events in the order it sent them. */
+  private readonly ordered: OrderedSink;
 
   constructor(
     private readonly engineProcess: EngineProcess,
@@ -81,6 +81,9 @@ export class CodexSession {
     private readonly sink: EngineSink,
     private readonly folder: string,
   ) {
+    this.ordered = new OrderedSink(sink, (error) =>
+      logServerError("codex: an event could not be stored", error),
+    );
     const { child } = engineProcess;
     if (!child.stdout || !child.stdin) throw new Error("codex app-server has no stdio");
     this.connection = new JsonRpcConnection(child.stdout, child.stdin, {
@@ -126,7 +129,7 @@ export class CodexSession {
       );
       this.turnId = started.turn.id;
       const turn = await until(this.turnCompleted.promise);
-      await this.chain;
+      await this.ordered.settled();
       return this.finish(turn);
     } catch (error) {
       if (error instanceof Interrupted) return this.interrupt();
@@ -242,29 +245,12 @@ export class CodexSession {
     };
   }
 
-  /** Awaited events, serialised so they are stored in the order Codex sent them. */
   private emit(...args: Parameters<EngineSink["emit"]>): Promise<void> {
-    this.pendingEmits += 1;
-    const next = this.chain.then(() => this.sink.emit(...args));
-    this.chain = next.then(
-      () => {
-        this.pendingEmits -= 1;
-      },
-      (error: unknown) => {
-        this.pendingEmits -= 1;
-        logServerError("codex: an event could not be stored", error);
-      },
-    );
-    return next;
+    return this.ordered.emit(...args);
   }
 
-  /** Text goes straight to the sink unless structured events are still being stored. */
   private text(kind: "text" | "reasoning", delta: string): void {
-    if (this.pendingEmits === 0) {
-      this.sink[kind](delta);
-      return;
-    }
-    this.chain = this.chain.then(() => this.sink[kind](delta));
+    this.ordered.text(kind, delta);
   }
 
   private onNotification(method: string, params: unknown): void {
@@ -481,7 +467,7 @@ export class CodexSession {
         const request = params as FileChangeRequestApprovalParams;
         const changes = this.fileChanges.get(request.itemId) ?? [];
         const paths = changes.map((change) => this.relative(change.path));
-        await this.chain;
+        await this.ordered.settled();
         const decision = await this.sink.requestApproval({
           kind: "file_change",
           description: changes.length > 0 ? this.fileChangeTitle(changes) : "Change files",
@@ -498,7 +484,7 @@ export class CodexSession {
       case "item/commandExecution/requestApproval": {
         const request = params as CommandExecutionRequestApprovalParams;
         const command = request.command ?? "(a command)";
-        await this.chain;
+        await this.ordered.settled();
         const decision = await this.sink.requestApproval({
           kind: "command",
           description: `Run \`${shorten(command, 200)}\``,

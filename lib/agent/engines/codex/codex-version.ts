@@ -7,7 +7,6 @@ import { isVersionInRange, parseVersion } from "../binary-version";
  * (`npm run engines:codex-types`) and running the Codex suites.
  */
 export const supportedCodexRange = { minimum: [0, 169, 0], belowMinor: [0, 170] } as const;
-export const supportedCodexDescription = ">= 0.169.0 and < 0.170.0";
 
 /** The version in `codex --version` output ("codex-cli 0.169.0"), or null. */
 export const parseCodexVersion = parseVersion;

@@ -1,73 +1,23 @@
 import "server-only";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
 import { getEnvironment } from "@/lib/env";
-import { binaryVersionOutput } from "../binary-version";
-import type { CodingEngine, EngineModel, EngineStatus } from "../engine";
-import { findEngineBinary, pinnedEngines } from "../engine-binaries";
+import type { CodingEngine } from "../engine";
 import { withEngineProcess } from "../engine-process";
+import { pinnedEngineStatus, providerMismatch } from "../pinned-engine-status";
 import { codexKeyVariable, prepareCodexHome, removeCodexHome } from "./codex-home";
 import { codexCatalogEntryTemplate } from "./codex-model-catalog";
 import { CodexSession } from "./codex-session";
-import {
-  isSupportedCodexVersion,
-  parseCodexVersion,
-  supportedCodexDescription,
-} from "./codex-version";
+import { supportedCodexRange } from "./codex-version";
 
 const label = "Codex";
 
-async function codexStatus(): Promise<EngineStatus> {
-  const lookup = findEngineBinary("codex");
-  if (!lookup.found) {
-    return {
-      id: "codex",
-      label,
-      available: false,
-      code: "CODING_AGENT_ENGINE_UNAVAILABLE",
-      reason: lookup.reason,
-    };
-  }
-  let output: string;
-  try {
-    output = await binaryVersionOutput(lookup.path);
-  } catch (error) {
-    return {
-      id: "codex",
-      label,
-      available: false,
-      code: "CODING_AGENT_ENGINE_UNAVAILABLE",
-      binaryPath: lookup.path,
-      reason: `${lookup.path} did not answer \`--version\` (${(error as Error).message.slice(0, 200)}). Run \`npm run engines:install\`.`,
-    };
-  }
-  const version = parseCodexVersion(output);
-  if (!version || !isSupportedCodexVersion(version)) {
-    return {
-      id: "codex",
-      label,
-      available: false,
-      code: "CODING_AGENT_ENGINE_UNSUPPORTED_RUNTIME",
-      binaryPath: lookup.path,
-      version: version?.join(".") ?? output.slice(0, 50),
-      reason: `Codex ${version?.join(".") ?? "of an unknown version"} is installed; Patchwork drives Codex ${supportedCodexDescription}. Run \`npm run engines:install\` (installs ${pinnedEngines.codex.version}).`,
-    };
-  }
-  return {
-    id: "codex",
-    label,
-    available: true,
-    version: version.join("."),
-    binaryPath: lookup.path,
-  };
-}
+const codexModels = {
+  providers: ["openai", "compatible"],
+  requirement:
+    "Codex needs a provider that speaks the OpenAI Responses API (OpenAI, or an OpenAI-compatible endpoint that serves /responses).",
+} as const;
 
-/** Codex talks only to providers that speak the OpenAI Responses API. */
-function modelUnsupportedReason(model: EngineModel): string | null {
-  if (model.provider === "openai" || model.provider === "compatible") {
-    return model.baseUrl ? null : "its provider has no base URL configured";
-  }
-  return "Codex needs a provider that speaks the OpenAI Responses API (OpenAI, or an OpenAI-compatible endpoint that serves /responses).";
-}
+const codexStatus = () => pinnedEngineStatus("codex", label, supportedCodexRange);
 
 /**
  * Codex (`codex app-server`) as a Patchwork engine: works in the run's private folder, one
@@ -78,12 +28,8 @@ export const codexEngine: CodingEngine = {
   label,
   workspaceForm: "folder",
   status: codexStatus,
-  modelUnsupportedReason,
-  models: {
-    providers: ["openai", "compatible"],
-    requirement:
-      "Codex needs a provider that speaks the OpenAI Responses API (OpenAI, or an OpenAI-compatible endpoint that serves /responses).",
-  },
+  modelUnsupportedReason: (model) => providerMismatch(model, codexModels),
+  models: codexModels,
   async run(input, sink) {
     if (input.workspace.form !== "folder") throw new Error("Codex works in a folder");
     const folder = input.workspace.directory;

@@ -3,13 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
-import { materializeFolder } from "@/lib/agent/workspace/workspace-folder";
 import { resetEnvironmentForTests } from "@/lib/env";
-import { starterHeading, starterTemplateFiles } from "@/lib/workspace/starter-template";
+import { starterHeading } from "@/lib/workspace/starter-template";
 import { type ModelServer, patchedHeading, startModelServer } from "@/test/model-server";
 import { recordingSink } from "../codex/recording-sink";
 import type { EngineRunInput } from "../engine";
 import { findEngineBinary } from "../engine-binaries";
+import { engineTestRun } from "../engine-test-run";
 import { opencodeEngine } from ".";
 import { stopOpencodeServers } from "./opencode-server";
 
@@ -42,50 +42,25 @@ describe.skipIf(!opencode.found)(
       scenario: string;
       resumeRef?: string | null;
       signal?: AbortSignal;
-      /** The app's folder name; runs of one app share it, as the workspace bridge does. */
       folderId?: string;
     }): Promise<{ input: EngineRunInput; folder: string }> {
       runCount += 1;
-      const files = new Map(
-        Object.entries(starterTemplateFiles).map(([file, text]) => [
-          file,
-          new TextEncoder().encode(text),
-        ]),
-      );
-      const folder = await materializeFolder(
-        path.join(dataDirectory, "runs"),
-        options.folderId ?? `oc-${runCount}`,
-        files,
-      );
-      return {
-        folder,
-        input: {
-          run: { id: `oc-${runCount}`, appId: "app-oc" } as EngineRunInput["run"],
-          model: {
-            id: `compatible:${options.scenario}`,
-            provider: "compatible",
-            name: options.scenario,
-            baseUrl: server.url,
-            keyVariable: null,
-            apiKey: null,
-          },
-          input: "Change the heading",
-          conversation: {
-            appName: "Test app",
-            messages: [{ role: "user", content: "Change the heading" }],
-          },
-          resumeRef: options.resumeRef ?? null,
-          workspace: { form: "folder", directory: folder },
-          approvalPolicy: "ask",
-          signal: options.signal ?? AbortSignal.timeout(60_000),
-          limits: {
-            maxIterations: 20,
-            inactivityTimeoutMs: 60_000,
-            runTimeoutMs: 60_000,
-            maxCostUsd: 2,
-          },
+      return engineTestRun({
+        dataDirectory,
+        folderId: options.folderId ?? `oc-${runCount}`,
+        runId: `oc-${runCount}`,
+        appId: "app-oc",
+        model: {
+          id: `compatible:${options.scenario}`,
+          provider: "compatible",
+          name: options.scenario,
+          baseUrl: server.url,
+          keyVariable: null,
+          apiKey: null,
         },
-      };
+        resumeRef: options.resumeRef,
+        signal: options.signal,
+      });
     }
     const appText = (folder: string) => readFileSync(path.join(folder, "src/App.tsx"), "utf8");
 
@@ -200,13 +175,11 @@ describe("OpenCode engine against a scripted opencode serve", () => {
   let fakeRuns = 0;
   async function fakeInput(scenario: string, signal?: AbortSignal) {
     fakeRuns += 1;
-    const folder = await materializeFolder(
-      path.join(fakeData, "runs"),
-      `fake-${fakeRuns}`,
-      new Map([["src/App.tsx", new TextEncoder().encode("a\n")]]),
-    );
-    const input = {
-      run: { id: `fake-${fakeRuns}`, appId: "app-fake" },
+    return engineTestRun({
+      dataDirectory: fakeData,
+      folderId: `fake-${fakeRuns}`,
+      runId: `fake-${fakeRuns}`,
+      appId: "app-fake",
       model: {
         id: `compatible:${scenario}`,
         provider: "compatible",
@@ -216,19 +189,10 @@ describe("OpenCode engine against a scripted opencode serve", () => {
         apiKey: null,
       },
       input: "Change it",
-      conversation: { appName: "Test app", messages: [{ role: "user", content: "Change it" }] },
-      resumeRef: null,
-      workspace: { form: "folder", directory: folder },
-      approvalPolicy: "ask",
+      files: { "src/App.tsx": "a\n" },
       signal: signal ?? AbortSignal.timeout(30_000),
-      limits: {
-        maxIterations: 5,
-        inactivityTimeoutMs: 30_000,
-        runTimeoutMs: 30_000,
-        maxCostUsd: 2,
-      },
-    } as unknown as EngineRunInput;
-    return { input, folder };
+      maxIterations: 5,
+    });
   }
   const fakeLog = () =>
     readFileSync(path.join(fakeData, "engines", "opencode", "home", "fake-log.jsonl"), "utf8")

@@ -11,6 +11,7 @@ import { RunFailure } from "@/lib/agent/runs/run-failure";
 import { estimateCostUsd } from "@/lib/models/estimate-cost";
 import { promptWithConversation } from "../compacted-conversation";
 import type { ApprovalDecision, EngineResult, EngineRunInput, EngineSink } from "../engine";
+import { OrderedSink } from "../ordered-sink";
 import { type OpencodeServer, opencodeProviderId } from "./opencode-server";
 
 /** How long OpenCode gets to go idle after an abort before the run ends without it. */
@@ -44,8 +45,8 @@ export class OpencodeSession {
   private lastUsageKey = "";
   private lastTextMessageId: string | null = null;
   private busySeen = false;
-  private chain: Promise<void> = Promise.resolve();
-  private pendingEmits = 0;
+  /** OpenCode's events in the order it sent them. */
+  private readonly ordered: OrderedSink;
   private idle!: () => void;
   private failed!: (error: Error) => void;
   private readonly turnEnded: Promise<void>;
@@ -56,6 +57,7 @@ export class OpencodeSession {
     private readonly sink: EngineSink,
     private readonly folder: string,
   ) {
+    this.ordered = new OrderedSink(sink);
     this.client = createOpencodeClient({
       baseUrl: server.baseUrl,
       directory: folder,
@@ -100,7 +102,7 @@ export class OpencodeSession {
       );
       if (sent.error) throw new Error(`OpenCode refused the prompt: ${describeError(sent.error)}`);
       await until(this.turnEnded);
-      await this.chain;
+      await this.ordered.settled();
       return { text: this.finalText, usage: this.usage(), hitIterationLimit: false };
     } catch (error) {
       if (error instanceof Stopped || input.signal.aborted) return this.abort();
@@ -216,17 +218,7 @@ export class OpencodeSession {
   }
 
   private emit(...args: Parameters<EngineSink["emit"]>): Promise<void> {
-    this.pendingEmits += 1;
-    const next = this.chain.then(() => this.sink.emit(...args));
-    this.chain = next.then(
-      () => {
-        this.pendingEmits -= 1;
-      },
-      () => {
-        this.pendingEmits -= 1;
-      },
-    );
-    return next;
+    return this.ordered.emit(...args);
   }
 
   private text(kind: "text" | "reasoning", text: string, messageId: string): void {
@@ -238,8 +230,7 @@ export class OpencodeSession {
       this.lastTextMessageId = messageId;
       this.finalText += delta;
     }
-    if (this.pendingEmits === 0) this.sink[kind](delta);
-    else this.chain = this.chain.then(() => this.sink[kind](delta));
+    this.ordered.text(kind, delta);
   }
 
   private onEvent(event: Event): void {
@@ -394,7 +385,7 @@ export class OpencodeSession {
     patterns: string[];
     metadata: Record<string, unknown>;
   }): Promise<void> {
-    await this.chain;
+    await this.ordered.settled();
     const metadata = request.metadata;
     const filePath =
       typeof metadata.filepath === "string"
