@@ -15,8 +15,8 @@ import { Composer } from "./composer";
 import { withContext } from "./composer-context";
 import { ConversationView } from "./conversation-view";
 import { EmptyConversation } from "./empty-conversation";
-import { anyModelAvailable, autoModelId, modelStorageKey, requestedModelId } from "./model-choice";
 import { type ApprovalPolicyChoice, EngineMenu } from "./engine-menu";
+import { anyModelAvailable, autoModelId, modelStorageKey, requestedModelId } from "./model-choice";
 import { ModelPicker } from "./model-picker";
 import { NoModelNotice } from "./no-model-notice";
 import { RestoreCheckpointDialog } from "./restore-checkpoint-dialog";
@@ -85,7 +85,7 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
     const before = checkpoints.find(
       (checkpoint) => checkpoint.kind === "pre_run" && checkpoint.run_id === lastRun.id,
     );
-    if (!before) return setNote("The last run has no checkpoint to go back to.");
+    if (!before) return setNote("The last run changed nothing, so there is nothing to undo.");
     setRestoreRequest({ checkpoint: before, title: "Undo the last run?" });
   };
 

@@ -27,7 +27,9 @@ describe("reduceRunEvent", () => {
           ? `text: ${item.text}`
           : item.kind === "tool"
             ? `tool: ${item.title} (${item.status})`
-            : `approval: ${item.description}`,
+            : item.kind === "notice"
+              ? `notice: ${item.message}`
+              : `approval: ${item.description}`,
       ),
     ).toEqual([
       "text: I'll change the heading right away.",
@@ -167,6 +169,51 @@ describe("reduceRunEvent", () => {
   it("is running from the first event and waiting before it", () => {
     expect(initial().phase).toBe("waiting");
     expect(reduceRunEvents(initial(), recordedPatchRetryRun().slice(0, 1)).phase).toBe("running");
+  });
+
+  it("places notices where they happened and keeps both revisions of a conflicted run", () => {
+    const event = (seq: number, type: string, payload: Record<string, unknown>) => ({
+      seq,
+      run_id: recordedRunId,
+      app_id: "app",
+      type: type as "notice",
+      ts: new Date(0).toISOString(),
+      payload,
+    });
+    const revision = (id: string, parent: string) => ({
+      revision_id: id,
+      parent_revision_id: parent,
+      files_changed: [{ path: "src/App.tsx", status: "modified", additions: 1, deletions: 1 }],
+      additions: 1,
+      deletions: 1,
+    });
+    const view = reduceRunEvents(initial(), [
+      event(1, "run.accepted", {}),
+      event(2, "assistant.delta", { text: "First." }),
+      event(3, "notice", { kind: "loop_warning", message: "Same call three times." }),
+      event(4, "assistant.delta", { text: "Then." }),
+      event(5, "revision.created", revision("run-own", "base")),
+      event(6, "revision.created", revision("draft", "saved")),
+      event(7, "notice", {
+        kind: "merge_conflict",
+        message: "You changed src/App.tsx while the agent was editing it.",
+        data: { files: ["src/App.tsx"], run_revision_id: "run-own", merged_files: [] },
+      }),
+      event(8, "run.completed", {}),
+    ]);
+    expect(
+      view.items.map((item) => [item.kind, "noticeKind" in item ? item.noticeKind : ""]),
+    ).toEqual([
+      ["text", ""],
+      ["notice", "loop_warning"],
+      ["text", ""],
+      ["notice", "merge_conflict"],
+    ]);
+    expect(view.items[3]).toMatchObject({
+      conflict: { files: ["src/App.tsx"], runRevisionId: "run-own" },
+    });
+    expect(view.revision?.revisionId).toBe("draft");
+    expect(view.revisions.map((item) => item.revisionId)).toEqual(["run-own", "draft"]);
   });
 
   it("shows an approval request as a pending card among the rows, then its decision", () => {

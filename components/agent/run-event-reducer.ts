@@ -67,8 +67,24 @@ export interface ApprovalItem {
   decidedBy: string | null;
 }
 
-/** What the reply shows, in order: paragraphs of streamed text between tool calls and approvals. */
-export type TimelineItem = TextItem | ToolCallItem | ApprovalItem;
+/**
+ * Something the run wants the person to know (a merge, a loop warning, a resumed session), shown
+ * where it happened among the text and tool rows.
+ */
+export interface NoticeItem {
+  kind: "notice";
+  id: string;
+  noticeKind: string;
+  message: string;
+  /** merge_conflict: the files both sides changed and the run's own revision. */
+  conflict: { files: string[]; runRevisionId: string } | null;
+}
+
+/**
+ * What the reply shows, in order: paragraphs of streamed text between tool calls, approvals and
+ * notices.
+ */
+export type TimelineItem = TextItem | ToolCallItem | ApprovalItem | NoticeItem;
 
 export interface ChangedFile {
   path: string;
@@ -85,12 +101,6 @@ export interface RunRevision {
   deletions: number;
 }
 
-export interface RunNotice {
-  seq: number;
-  kind: string;
-  message: string;
-}
-
 export interface RunView {
   runId: string;
   /** The highest seq applied with nothing missing before it: the resume point for Last-Event-ID. */
@@ -101,11 +111,13 @@ export interface RunView {
   items: TimelineItem[];
   reasoning: string;
   usage: RunUsage | null;
+  /** The revision the draft moved to (the last one announced). */
   revision: RunRevision | null;
+  /** Every revision the run made: two when a conflict landed the run's own beside the draft's. */
+  revisions: RunRevision[];
   resolvedModelId: string | null;
   failure: { code: string; message: string } | null;
   cancelMessage: string | null;
-  notices: RunNotice[];
 }
 
 /** The view of a run before any of its events has arrived. */
@@ -119,10 +131,10 @@ export function createRunView(runId: string): RunView {
     reasoning: "",
     usage: null,
     revision: null,
+    revisions: [],
     resolvedModelId: null,
     failure: null,
     cancelMessage: null,
-    notices: [],
   };
 }
 
@@ -198,22 +210,26 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
     case "notice": {
       const payload = parseRunEventPayload("notice", raw);
       if (!payload?.message) return view;
-      const notice = { seq: event.seq, kind: payload.kind, message: payload.message };
-      return { ...view, notices: [...view.notices, notice] };
+      const notice: NoticeItem = {
+        kind: "notice",
+        id: `notice-${event.seq}`,
+        noticeKind: payload.kind,
+        message: payload.message,
+        conflict: payload.kind === "merge_conflict" ? conflictOf(payload.data) : null,
+      };
+      return { ...view, items: [...view.items, notice] };
     }
     case "revision.created": {
       const payload = parseRunEventPayload("revision.created", raw);
       if (!payload) return view;
-      return {
-        ...view,
-        revision: {
-          revisionId: payload.revision_id,
-          parentRevisionId: payload.parent_revision_id,
-          files: payload.files_changed,
-          additions: payload.additions,
-          deletions: payload.deletions,
-        },
+      const revision: RunRevision = {
+        revisionId: payload.revision_id,
+        parentRevisionId: payload.parent_revision_id,
+        files: payload.files_changed,
+        additions: payload.additions,
+        deletions: payload.deletions,
       };
+      return { ...view, revision, revisions: [...view.revisions, revision] };
     }
     case "run.completed":
       return {
@@ -407,4 +423,11 @@ function findTool(view: RunView, callId: string): ToolCallItem | undefined {
   return view.items.find(
     (item): item is ToolCallItem => item.kind === "tool" && item.callId === callId,
   );
+}
+
+function conflictOf(data: Record<string, unknown> | undefined): NoticeItem["conflict"] {
+  const files = data?.files;
+  const runRevisionId = data?.run_revision_id;
+  if (!Array.isArray(files) || typeof runRevisionId !== "string") return null;
+  return { files: files.filter((file) => typeof file === "string"), runRevisionId };
 }

@@ -1,12 +1,12 @@
 "use client";
 
-import { CircleAlert, CircleSlash, Info } from "lucide-react";
+import { CircleAlert, CircleSlash, FileCheck2, GitMerge, Info, TriangleAlert } from "lucide-react";
 import { useMemo } from "react";
 import { ApprovalCard } from "./approval-card";
 import { FilesChangedChip } from "./files-changed-chip";
 import { formatUsage } from "./format-usage";
 import { MarkdownMessage } from "./markdown-message";
-import type { RunView } from "./run-event-reducer";
+import type { NoticeItem, RunRevision, RunView } from "./run-event-reducer";
 import { ThinkingIndicator } from "./thinking-indicator";
 import { ToolCallRow } from "./tool-call-row";
 
@@ -26,8 +26,8 @@ export function RunReply({
   view: RunView;
   /** When the run started (ISO), for the elapsed seconds beside "Thinking…". */
   startedAt?: string | null;
-  /** Opens the run's diff, scrolled to the given files when there are any. */
-  onOpenDiff: (paths?: string[]) => void;
+  /** Opens the run's diff (or the given revision of it), scrolled to the given files. */
+  onOpenDiff: (paths?: string[], revision?: RunRevision) => void;
 }) {
   const active = view.phase === "waiting" || view.phase === "running";
   const last = view.items.at(-1);
@@ -46,6 +46,19 @@ export function RunReply({
           <MarkdownMessage key={item.id} text={item.text} streaming={active && item === last} />
         ) : item.kind === "approval" ? (
           <ApprovalCard key={item.approvalId} appId={appId ?? ""} runId={view.runId} item={item} />
+        ) : item.kind === "notice" ? (
+          <NoticeRow
+            key={item.id}
+            item={item}
+            runRevision={
+              item.conflict
+                ? view.revisions.find(
+                    (revision) => revision.revisionId === item.conflict?.runRevisionId,
+                  )
+                : undefined
+            }
+            onOpenDiff={onOpenDiff}
+          />
         ) : (
           <ToolCallRow key={item.callId} item={item} onOpenDiff={openDiff} />
         ),
@@ -53,17 +66,6 @@ export function RunReply({
       {active && (view.items.length === 0 || (last?.kind === "tool" && !toolRunning)) ? (
         <ThinkingIndicator since={startedAt ? Date.parse(startedAt) : undefined} />
       ) : null}
-      {view.notices.map((notice) => (
-        <p
-          key={notice.seq}
-          className="flex items-start gap-1.5 text-xs text-zinc-500"
-          data-testid="agent-notice"
-          data-kind={notice.kind}
-        >
-          <Info className="mt-px size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
-          {notice.message}
-        </p>
-      ))}
       {view.phase === "failed" && view.failure ? (
         <p
           className="flex items-start gap-1.5 rounded-md bg-rose-50 px-2.5 py-2 text-xs text-rose-700"
@@ -83,6 +85,15 @@ export function RunReply({
           {view.cancelMessage ?? "Stopped."}
         </p>
       ) : null}
+      {view.phase === "completed" && view.revisions.length === 0 ? (
+        <p
+          className="flex items-center gap-1.5 text-xs text-zinc-500"
+          data-testid="agent-no-changes"
+        >
+          <FileCheck2 className="size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
+          No files changed, so there is no new checkpoint.
+        </p>
+      ) : null}
       {view.revision || (view.usage && !active) ? (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 pt-0.5">
           {view.revision ? (
@@ -100,5 +111,64 @@ export function RunReply({
         </div>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A notice where it happened. A merge conflict names the files and opens the agent's own
+ * version, which landed as a revision beside the draft.
+ */
+function NoticeRow({
+  item,
+  runRevision,
+  onOpenDiff,
+}: {
+  item: NoticeItem;
+  runRevision?: RunRevision;
+  onOpenDiff: (paths?: string[], revision?: RunRevision) => void;
+}) {
+  if (item.conflict) {
+    const files = item.conflict.files;
+    return (
+      <div
+        className="space-y-1.5 rounded-md border border-amber-200 bg-amber-50 px-2.5 py-2 text-xs text-amber-900"
+        role="status"
+        data-testid="agent-notice"
+        data-kind={item.noticeKind}
+      >
+        <p className="flex items-start gap-1.5">
+          <GitMerge className="mt-px size-3.5 shrink-0 text-amber-600" aria-hidden="true" />
+          <span>{item.message}</span>
+        </p>
+        <ul className="flex flex-wrap gap-1 pl-5" aria-label="Conflicting files">
+          {files.map((file) => (
+            <li key={file}>
+              <code className="rounded bg-amber-100 px-1 py-px font-mono text-[11px]">{file}</code>
+            </li>
+          ))}
+        </ul>
+        {runRevision ? (
+          <button
+            type="button"
+            className="ml-5 cursor-pointer font-medium underline underline-offset-2 hover:text-amber-950"
+            onClick={() => onOpenDiff(files, runRevision)}
+            data-testid="agent-conflict-open"
+          >
+            Open the agent’s version
+          </button>
+        ) : null}
+      </div>
+    );
+  }
+  const Icon = item.noticeKind === "loop_warning" ? TriangleAlert : Info;
+  return (
+    <p
+      className="flex items-start gap-1.5 text-xs text-zinc-500"
+      data-testid="agent-notice"
+      data-kind={item.noticeKind}
+    >
+      <Icon className="mt-px size-3.5 shrink-0 text-zinc-400" aria-hidden="true" />
+      {item.message}
+    </p>
   );
 }

@@ -7,6 +7,7 @@ import { type AgentRun, isActiveRun } from "./agent-api-types";
 import { formatUsage } from "./format-usage";
 import { MarkdownMessage } from "./markdown-message";
 import type { RunDiffTarget } from "./run-diff-dialog";
+import type { RunRevision } from "./run-event-reducer";
 import { RunReply } from "./run-reply";
 import { useNearViewport } from "./use-near-viewport";
 import { useRunEvents } from "./use-run-events";
@@ -46,11 +47,11 @@ export const RunTurn = memo(function RunTurn({
 
   const revision = view.revision;
   const openDiff = useCallback(
-    (paths?: string[]) => {
-      if (!revision) return;
+    (paths?: string[], which: RunRevision | null = revision) => {
+      if (!which) return;
       onOpenDiff({
-        revisionId: revision.revisionId,
-        parentRevisionId: revision.parentRevisionId,
+        revisionId: which.revisionId,
+        parentRevisionId: which.parentRevisionId,
         focusPath: paths?.[0],
         title: `Changes from “${firstWords(run.input)}”`,
       });

@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Executor } from "../client";
-import { type CheckpointKind, type CheckpointRow, agentRun, checkpoint } from "../schema";
+import { agentRun, type CheckpointKind, type CheckpointRow, checkpoint } from "../schema";
 
 export async function insertCheckpoint(
   db: Executor,
@@ -55,4 +55,17 @@ export async function listCheckpointsWithRuns(
     ...row.checkpoint,
     run_input: row.runInput ? row.runInput.slice(0, 120) : null,
   }));
+}
+
+/**
+ * Removes the checkpoint taken before a run that ended without changing anything: it would pin
+ * the same files as the draft, and a list of identical checkpoints hides the useful ones.
+ */
+export async function deletePreRunCheckpoint(
+  db: Executor,
+  { runId }: { runId: string },
+): Promise<void> {
+  await db
+    .delete(checkpoint)
+    .where(and(eq(checkpoint.runId, runId), eq(checkpoint.kind, "pre_run")));
 }

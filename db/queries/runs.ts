@@ -93,13 +93,13 @@ export async function updateRun(
 export async function finishRunIfActive(
   db: Executor,
   { id, ...values }: Partial<Omit<AgentRunRow, "id">> & { id: string },
-): Promise<boolean> {
-  const rows = await db
+): Promise<{ resultRevisionId: string | null } | null> {
+  const [row] = await db
     .update(agentRun)
     .set(values)
     .where(and(eq(agentRun.id, id), inArray(agentRun.status, [...activeRunStatuses])))
-    .returning({ id: agentRun.id });
-  return rows.length > 0;
+    .returning({ resultRevisionId: agentRun.resultRevisionId });
+  return row ?? null;
 }
 
 /** Marks a cancel request once; returns the run whether or not it was already marked. */

@@ -2,6 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeCodeEngine } from "@/lib/agent/engines/claude-code";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import {
+  builtInScenarios,
+  type ModelServer,
+  modelServerEnvironment,
+  patchedHeading,
+  startModelServer,
+} from "@/test/model-server";
+import {
   cancelRun,
   createApp,
   decideApproval,
@@ -15,21 +22,14 @@ import {
   startRun,
   waitForRunEnd,
 } from "@/test/support/coding-agent-runs";
+import { processesOfRun } from "@/test/support/engine-processes";
 import {
   api,
   type PatchworkServer,
   startPatchworkServer,
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
-import { processesOfRun } from "@/test/support/engine-processes";
 import { collectRun } from "@/test/support/sse-client";
-import {
-  builtInScenarios,
-  type ModelServer,
-  modelServerEnvironment,
-  patchedHeading,
-  startModelServer,
-} from "@/test/model-server";
 
 // The Claude Code binary the agent SDK ships, driven through the API against the scripted model
 // server's Anthropic Messages API (the Anthropic provider, via ANTHROPIC_BASE_URL): the listed

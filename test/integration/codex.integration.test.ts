@@ -4,6 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findEngineBinary } from "@/lib/agent/engines/engine-binaries";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import {
+  type ModelServer,
+  modelServerEnvironment,
+  patchedHeading,
+  startModelServer,
+} from "@/test/model-server";
+import {
   cancelRun,
   createApp,
   decideApproval,
@@ -17,20 +23,14 @@ import {
   startRun,
   waitForRunEnd,
 } from "@/test/support/coding-agent-runs";
+import { processesOfRun } from "@/test/support/engine-processes";
 import {
   api,
   type PatchworkServer,
   startPatchworkServer,
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
-import { processesOfRun } from "@/test/support/engine-processes";
 import { collectRun } from "@/test/support/sse-client";
-import {
-  type ModelServer,
-  modelServerEnvironment,
-  patchedHeading,
-  startModelServer,
-} from "@/test/model-server";
 
 // The real `codex app-server` from `npm run engines:install` (.engines/), driven through the API
 // against the scripted model server's Responses API. Without the binary the suite says so.

@@ -2,6 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findEngineBinary } from "@/lib/agent/engines/engine-binaries";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import {
+  type ModelServer,
+  modelServerEnvironment,
+  patchedHeading,
+  startModelServer,
+} from "@/test/model-server";
+import {
   cancelRun,
   createApp,
   decideApproval,
@@ -15,20 +21,14 @@ import {
   startRun,
   waitForRunEnd,
 } from "@/test/support/coding-agent-runs";
+import { processesWhereEnvironment } from "@/test/support/engine-processes";
 import {
   api,
   type PatchworkServer,
   startPatchworkServer,
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
-import { processesWhereEnvironment } from "@/test/support/engine-processes";
 import { collectRun } from "@/test/support/sse-client";
-import {
-  type ModelServer,
-  modelServerEnvironment,
-  patchedHeading,
-  startModelServer,
-} from "@/test/model-server";
 
 // The real `opencode serve` from `npm run engines:install` (.engines/), driven through the API
 // against the scripted model server's chat completions. Without the binary the suite says so.

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
 import {
   cancelRun,
   createApp,
@@ -8,7 +9,6 @@ import {
 } from "@/test/support/coding-agent-runs";
 import { type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
 import { collectRun } from "@/test/support/sse-client";
-import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
 
 const lineCount = 100_000;
 

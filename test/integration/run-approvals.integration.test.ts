@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { starterHeading } from "@/lib/workspace/starter-template";
+import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
 import {
   cancelRun,
   createApp,
@@ -9,12 +10,12 @@ import {
   eventsOfType,
   expectErrorEnvelope,
   expectGaplessRun,
-  pendingApproval as waitForApproval,
   readDraftFile,
   runPath,
   runsPath,
   runTargets,
   startRun,
+  pendingApproval as waitForApproval,
   waitForRunEnd,
 } from "@/test/support/coding-agent-runs";
 import {
@@ -24,7 +25,6 @@ import {
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
 import { collectRun } from "@/test/support/sse-client";
-import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
 
 // The scripted engine (lib/agent/engines/scripted-test) exists only with PATCHWORK_TEST_ENGINES=1.
 const approvedHeading = "Approved by the scripted engine";

@@ -3,6 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { findEngineBinary } from "@/lib/agent/engines/engine-binaries";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import {
+  headingPatch,
+  type ModelServer,
+  modelServerEnvironment,
+  type Scenario,
+  startModelServer,
+} from "@/test/model-server";
+import {
   createApp,
   eventsOfType,
   readDraftFile,
@@ -16,13 +23,6 @@ import {
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
 import { collectRun } from "@/test/support/sse-client";
-import {
-  headingPatch,
-  type ModelServer,
-  modelServerEnvironment,
-  type Scenario,
-  startModelServer,
-} from "@/test/model-server";
 
 const read = {
   name: "read_file_range",

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { starterTemplateFiles } from "@/lib/workspace/starter-template";
 import {
+  type ModelServer,
+  modelServerEnvironment,
+  patchedHeading,
+  startModelServer,
+} from "@/test/model-server";
+import {
   assistantText,
   cancelRun,
   createApp,
@@ -18,12 +24,6 @@ import {
   runStreamUrl,
   type SseFrame,
 } from "@/test/support/sse-client";
-import {
-  type ModelServer,
-  modelServerEnvironment,
-  patchedHeading,
-  startModelServer,
-} from "@/test/model-server";
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 

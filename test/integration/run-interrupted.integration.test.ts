@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { starterTemplateFiles } from "@/lib/workspace/starter-template";
+import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
 import {
   createApp,
   eventsOfType,
@@ -17,7 +18,6 @@ import {
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
 import { collectRun } from "@/test/support/sse-client";
-import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
 
 describe.each(runTargets())("a server killed mid-run on $name", (target) => {
   const servers: PatchworkServer[] = [];

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { starterTemplateFiles } from "@/lib/workspace/starter-template";
 import {
+  type ModelServer,
+  modelServerEnvironment,
+  type Scenario,
+  scenarioNames,
+  startModelServer,
+} from "@/test/model-server";
+import {
   assistantText,
   createApp,
   eventsOfType,
@@ -15,13 +22,6 @@ import {
 import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
 import { type RecordingProxy, startRecordingProxy } from "@/test/support/recording-proxy";
 import { collectRun } from "@/test/support/sse-client";
-import {
-  type ModelServer,
-  modelServerEnvironment,
-  type Scenario,
-  scenarioNames,
-  startModelServer,
-} from "@/test/model-server";
 
 const secret = "sk-test-secret-value-123";
 

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import {
+  happyPathScenario,
+  type ModelServer,
+  modelServerEnvironment,
+  patchedHeading,
+  startModelServer,
+} from "@/test/model-server";
+import {
   assistantText,
   cancelRun,
   createApp,
@@ -18,13 +25,6 @@ import {
 } from "@/test/support/coding-agent-runs";
 import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
 import { collectRun, type RunEventData } from "@/test/support/sse-client";
-import {
-  happyPathScenario,
-  type ModelServer,
-  modelServerEnvironment,
-  patchedHeading,
-  startModelServer,
-} from "@/test/model-server";
 
 const unknownId = "00000000-0000-4000-8000-000000000000";
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
+import { headingPatch, patchedHeading, starterAppPath } from "@/test/model-server/starter-patches";
 import {
   createApp,
   eventsOfType,
@@ -8,8 +10,6 @@ import {
 } from "@/test/support/coding-agent-runs";
 import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
 import { collectRun } from "@/test/support/sse-client";
-import { type ModelServer, modelServerEnvironment, startModelServer } from "@/test/model-server";
-import { headingPatch, patchedHeading, starterAppPath } from "@/test/model-server/starter-patches";
 
 // Names the probe saved through PUT that the agent could never patch, and the reverse.
 const refusedNames = [".git/config", "src/ leading.ts", "x\u202etxt.ts", "\uff0e\uff0e\uff0fx.ts"];

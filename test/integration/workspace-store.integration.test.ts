@@ -1,17 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import {
-  createApp,
-  eventsOfType,
-  expectErrorEnvelope,
-  listRevisions,
-  readDraftFile,
-  runTargets,
-  startRun,
-} from "@/test/support/coding-agent-runs";
-import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
-import { collectRun } from "@/test/support/sse-client";
-import {
   type ModelServer,
   modelServerEnvironment,
   patchedHeading,
@@ -25,6 +14,17 @@ import {
   starterAppSource,
 } from "@/test/model-server/starter-patches";
 import { agentTools } from "@/test/model-server/tool-names";
+import {
+  createApp,
+  eventsOfType,
+  expectErrorEnvelope,
+  listRevisions,
+  readDraftFile,
+  runTargets,
+  startRun,
+} from "@/test/support/coding-agent-runs";
+import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
+import { collectRun } from "@/test/support/sse-client";
 
 const summary = { text: ["Done."], usage: { prompt_tokens: 100, completion_tokens: 5 } };
 

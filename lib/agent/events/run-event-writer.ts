@@ -1,17 +1,18 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
+import { deletePreRunCheckpoint } from "@/db/queries/checkpoints";
 import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries/runs";
 import type { AgentRunRow, RunEventRow } from "@/db/schema";
 import { redactSecrets, SecretStreamRedactor } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
 import { assertRunEventPayload, type RunEventPayload } from "./event-payloads";
-import { getRunEventBatcher, type RunEventBatcher } from "./run-event-batcher";
 import {
   isTerminalRunEventType,
   type RunEvent,
   type RunEventType,
   type TerminalRunEventType,
 } from "./event-types";
+import { getRunEventBatcher, type RunEventBatcher } from "./run-event-batcher";
 
 /** Payloads are checked against the contract under test (vitest); production skips the cost. */
 // Every event is checked against the contract in unit tests, and in the servers the integration
@@ -149,12 +150,16 @@ export class RunEventWriter {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const row = await this.handle.db.transaction(async (transaction) => {
-          const stillActive = await finishRunIfActive(transaction, {
+          const finished = await finishRunIfActive(transaction, {
             id: this.run.id,
             ...redactSecrets(runUpdate),
             finishedAt: new Date(),
           });
-          if (!stillActive) return null;
+          if (!finished) return null;
+          // A run that changed nothing leaves no checkpoint: it would pin the draft as it is.
+          if (!finished.resultRevisionId) {
+            await deletePreRunCheckpoint(transaction, { runId: this.run.id });
+          }
           // The terminal event goes after whatever is stored, even if another writer (a process
           // that lost its lock but still runs) appended events this writer never saw.
           const stored = await getLastEventSeq(transaction, { runId: this.run.id });

@@ -1,6 +1,6 @@
+import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { PatchworkError } from "@/lib/errors";
 import { logServerError } from "@/lib/log";
-import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { RunFailure } from "./run-failure";
 
 interface ProviderError {

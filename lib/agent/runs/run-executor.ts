@@ -2,8 +2,6 @@ import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { listRunsForApp, updateRun } from "@/db/queries/runs";
 import type { AgentRunRow, RevisionRow, RunUsage } from "@/db/schema";
-import { getEnvironment } from "@/lib/env";
-import { logServerError } from "@/lib/log";
 import { getEngine } from "@/lib/agent/engines/registry";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
@@ -13,14 +11,16 @@ import {
   openWorkspaceSession,
   type WorkspaceSession,
 } from "@/lib/agent/workspace/workspace-session";
+import { getEnvironment } from "@/lib/env";
+import { logServerError } from "@/lib/log";
 import { describeModelEndpoint, estimateCostUsd } from "@/lib/models";
 import { createCheckpoint, diffRevisions, type FileChange, landRevision } from "@/lib/workspace";
 import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
-import { RunCancelled, RunFailure } from "./run-failure";
-import { getRunLocks } from "./run-locks";
 import { InactivityWatchdog } from "./inactivity-watchdog";
 import { createRunApprovals } from "./run-approvals";
+import { RunCancelled, RunFailure } from "./run-failure";
+import { getRunLocks } from "./run-locks";
 import { createRunSink } from "./run-sink";
 
 interface Execution {

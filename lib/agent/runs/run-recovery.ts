@@ -1,10 +1,10 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { getLastEventSeq, listActiveRuns } from "@/db/queries/runs";
-import { logServerError } from "@/lib/log";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
+import { logServerError } from "@/lib/log";
 import { localExecutions } from "./run-executor";
 import { getRunLocks } from "./run-locks";
 

@@ -79,6 +79,25 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
     expect(kinds).toEqual(["post_run", "pre_run"]);
   });
 
+  it("leaves no checkpoint behind a run that changed nothing", async () => {
+    const app = await createApp(handle.db, { name: "talk", files: starterTemplateFiles });
+    const before = await listCheckpoints(handle.db, { appId: app.id });
+    const run = await createRun(handle, {
+      appId: app.id,
+      input: "What does this app do?",
+      modelId: "compatible:text-only",
+    });
+    // While it runs, the pre-run checkpoint exists (a run that does change files needs it).
+    expect(
+      (await listCheckpoints(handle.db, { appId: app.id })).map((checkpoint) => checkpoint.kind),
+    ).toContain("pre_run");
+    await waitForRun(run.id);
+    const types = (await eventsOf(handle, run.id)).map((event) => event.type);
+    expect(types.at(-1)).toBe("run.completed");
+    expect(types).not.toContain("revision.created");
+    expect(await listCheckpoints(handle.db, { appId: app.id })).toEqual(before);
+  });
+
   it("refuses a second active run and an unknown model", async () => {
     const app = await createApp(handle.db, { name: "busy", files: starterTemplateFiles });
     const first = await createRun(handle, {

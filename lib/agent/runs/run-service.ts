@@ -12,9 +12,9 @@ import {
 } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
 import { preflightEngine, preflightEngineModel } from "@/lib/agent/engines/registry";
+import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { PatchworkError } from "@/lib/errors";
 import { describeModelEndpoint, resolveModel } from "@/lib/models";
-import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { localExecutions, startRunExecution } from "./run-executor";
 import { RunCancelled } from "./run-failure";
 import { getRunLocks } from "./run-locks";

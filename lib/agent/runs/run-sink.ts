@@ -7,9 +7,9 @@ import type {
   ApprovalRequestInput,
   EngineSink,
 } from "@/lib/agent/engines/engine";
+import { LoopGuard } from "@/lib/agent/engines/loop-guard";
 import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
 import type { RunEventWriter } from "@/lib/agent/events/run-event-writer";
-import { LoopGuard } from "@/lib/agent/engines/loop-guard";
 
 export interface RunSinkOptions {
   handle: DatabaseHandle;
