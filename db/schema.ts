@@ -206,6 +206,24 @@ export const session = pgTable(
   (table) => [index("session_expires_idx").on(table.expiresAt)],
 );
 
+export const providerSettingIds = ["openai", "anthropic", "google", "compatible"] as const;
+export type ProviderSettingId = (typeof providerSettingIds)[number];
+
+/**
+ * A model provider added from the settings page, one row per provider. The key is stored only
+ * encrypted (AES-256-GCM, `lib/secrets/secret-box.ts`, bound to the provider's id) with its last
+ * four characters kept apart to show it masked. The environment's variables win over a row.
+ */
+export const providerSetting = pgTable("provider_setting", {
+  provider: text("provider").$type<ProviderSettingId>().primaryKey(),
+  apiKeyCiphertext: text("api_key_ciphertext"),
+  apiKeyHint: text("api_key_hint"),
+  /** OpenAI-compatible endpoints: the `/v1` base and, optionally, the models to offer. */
+  baseUrl: text("base_url"),
+  models: text("models"),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export type AppRow = InferSelectModel<typeof app>;
 export type BlobRow = InferSelectModel<typeof blob>;
 export type TreeRow = InferSelectModel<typeof tree>;
@@ -215,3 +233,4 @@ export type AgentRunRow = InferSelectModel<typeof agentRun>;
 export type NewAgentRunRow = InferInsertModel<typeof agentRun>;
 export type RunEventRow = InferSelectModel<typeof runEvent>;
 export type SessionRow = InferSelectModel<typeof session>;
+export type ProviderSettingRow = InferSelectModel<typeof providerSetting>;

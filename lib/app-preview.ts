@@ -1,6 +1,6 @@
 import "server-only";
 import type { Executor } from "@/db/client";
-import { type PreviewBuild, buildPreview, renderPreviewDocument } from "@/lib/preview";
+import { buildPreview, type PreviewBuild, renderPreviewDocument } from "@/lib/preview";
 import { decodeText, getPublishedApp, readAllFiles } from "@/lib/workspace";
 
 /** Bundles one revision of an app (cached per revision by the preview builder). */

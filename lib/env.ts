@@ -56,6 +56,15 @@ const environmentSchema = z.object({
     /^([0-9]{1,3}(\.[0-9]{1,3}){3}|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/,
     "PATCHWORK_TRUSTED_PROXIES must be comma-separated IP addresses of your reverse proxies",
   ),
+  /**
+   * Encrypts provider keys saved from the settings page; without it a key is generated into the
+   * data directory. Set the same value on every process that shares a DATABASE_URL.
+   */
+  PATCHWORK_SECRET_KEY: z
+    .string()
+    .min(16, "PATCHWORK_SECRET_KEY must be at least 16 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   OPENAI_API_KEY: z.string().optional(),
   OPENAI_BASE_URL: z
     .string()

@@ -8,7 +8,21 @@ const secretVariableNames = [
   "OPENAI_COMPATIBLE_API_KEY",
   "PATCHWORK_AUTH_TOKEN",
   "DATABASE_URL",
+  "PATCHWORK_SECRET_KEY",
 ];
+
+/**
+ * Secrets that live outside the environment (provider keys saved from the settings page). On
+ * `globalThis`, because Next.js may load this module once per route bundle.
+ */
+const secretsHolder = globalThis as { patchworkRememberedSecrets?: Set<string> };
+secretsHolder.patchworkRememberedSecrets ??= new Set<string>();
+const rememberedSecrets = secretsHolder.patchworkRememberedSecrets;
+
+/** Adds a secret to the ones redacted from events and logs, from now on in this process. */
+export function rememberSecret(secret: string): void {
+  if (secret.length >= 6) rememberedSecrets.add(secret);
+}
 
 /**
  * Replaces every configured secret in a value with "[redacted]". Provider errors sometimes echo
@@ -71,9 +85,10 @@ export class SecretStreamRedactor {
 }
 
 function configuredSecrets(environment: Environment): string[] {
-  return secretVariableNames
+  const fromEnvironment = secretVariableNames
     .map((name) => environment[name])
     .filter((secret): secret is string => typeof secret === "string" && secret.length >= 6);
+  return [...new Set([...fromEnvironment, ...rememberedSecrets])];
 }
 
 function redactValue(value: unknown, secrets: string[]): unknown {

@@ -12,7 +12,8 @@ const root = path.resolve(import.meta.dirname, "..");
 const pins = JSON.parse(
   (await import("node:fs")).readFileSync(path.join(root, "scripts/engine-pins.json"), "utf8"),
 );
-const binary = process.env.PATCHWORK_CODEX_BIN || path.join(root, ".engines/codex", pins.codex.binary);
+const binary =
+  process.env.PATCHWORK_CODEX_BIN || path.join(root, ".engines/codex", pins.codex.binary);
 const output = path.join(root, "lib/agent/engines/codex/generated");
 const home = mkdtempSync(path.join(os.tmpdir(), "codex-types-"));
 try {

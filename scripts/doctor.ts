@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { listEngineStatuses } from "@/lib/agent/engines/registry";
 import { getEnvironment } from "@/lib/env";
-import { listModels } from "@/lib/models";
+import { listModels, refreshProviderSettings } from "@/lib/models";
 import { checkKeyedProviders } from "@/lib/models/provider-reachability";
 
 const ok = (text: string) => `  ✓ ${text}`;
@@ -28,6 +28,9 @@ for (const engine of await listEngineStatuses()) {
 console.log("\nModel providers");
 // Keyed providers are asked for their model list (it spends nothing), so a wrong key or base URL
 // shows here rather than as a failed run.
+// Providers saved from the settings page live in the database. Embedded PGlite belongs to the
+// server process while it runs (a second opener could damage it), so only Postgres is read here.
+if (getEnvironment().DATABASE_URL) await refreshProviderSettings();
 const [keyedChecks, models] = await Promise.all([checkKeyedProviders(), listModels()]);
 const modelIds = (provider: string) =>
   models

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { type ErrorCode, PatchworkError, errorToResponse } from "@/lib/errors";
+import { type ErrorCode, errorToResponse, PatchworkError } from "@/lib/errors";
 import { readBodyWithLimit } from "./read-body";
 
 // A 1 MiB file as JSON text, with escaping, fits comfortably; anything bigger is refused unread.

@@ -6,6 +6,7 @@ import type {
   RevisionRow,
 } from "@/db/schema";
 import type { EngineStatus } from "@/lib/agent/engines/engine";
+import type { ProviderSettingView } from "@/lib/models/provider-settings";
 import type { PreviewBuild } from "@/lib/preview/preview-types";
 
 /** Wire shapes are snake_case, as in PRODUCT.md; rows never leave the server as they are. */
@@ -121,3 +122,27 @@ export function serializeEngineStatus(status: EngineStatus) {
 }
 
 export type EngineStatusJson = ReturnType<typeof serializeEngineStatus>;
+
+/** A provider's settings as the settings page shows them: never the key, at most its last four. */
+export function serializeProviderSetting(view: ProviderSettingView) {
+  return {
+    provider: view.provider,
+    display_name: view.displayName,
+    key_variable: view.keyVariable,
+    source: view.source,
+    overridden_by_environment: view.overriddenByEnvironment,
+    base_url: view.baseUrl,
+    saved: view.saved
+      ? {
+          has_key: view.saved.hasKey,
+          key_hint: view.saved.keyHint ? `…${view.saved.keyHint}` : null,
+          base_url: view.saved.baseUrl,
+          models: view.saved.models,
+          updated_at: view.saved.updatedAt.toISOString(),
+          problem: view.saved.problem,
+        }
+      : null,
+  };
+}
+
+export type ProviderSettingJson = ReturnType<typeof serializeProviderSetting>;

@@ -1,8 +1,8 @@
 import "server-only";
-import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
 import { keyedProviderApiKey } from "./keyed-providers";
 import { parseModelId } from "./model-id";
+import { providerEnvironment } from "./provider-settings";
 
 /** A resolved model as an external engine needs it: its provider's endpoint, name and key. */
 export interface ModelEndpoint {
@@ -30,7 +30,7 @@ export function describeModelEndpoint(modelId: string): ModelEndpoint {
       details: { model_id: modelId.slice(0, 200), reason: "not a provider:model id" },
     });
   }
-  const environment = getEnvironment();
+  const environment = providerEnvironment();
   const { provider, modelName: name } = parsed;
   const trim = (url: string) => url.replace(/\/+$/, "");
   switch (provider) {

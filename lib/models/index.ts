@@ -1,4 +1,5 @@
 export { discoverCompatibleModels, parseModelList } from "./compatible-models";
+export { describeModelEndpoint, type ModelEndpoint } from "./engine-model";
 export { estimateCostUsd, hasKnownPrice, type UsageForCost } from "./estimate-cost";
 export { keyedProviderDefinitions } from "./keyed-providers";
 export { getLanguageModel, type ProviderWireFormat } from "./language-model";
@@ -12,5 +13,13 @@ export {
   modelProviderSchema,
 } from "./model-info";
 export { detectOllamaModels } from "./ollama-models";
+export {
+  describeProviderSettings,
+  type ProviderSettingView,
+  providerEnvironment,
+  providerVariables,
+  refreshProviderSettings,
+  removeProviderSetting,
+  saveProviderSetting,
+} from "./provider-settings";
 export { resolveModel } from "./resolve-model";
-export { describeModelEndpoint, type ModelEndpoint } from "./engine-model";

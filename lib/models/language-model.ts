@@ -4,10 +4,10 @@ import { createGoogleGenerativeAI } from "@ai-sdk/google";
 import { createOpenAI } from "@ai-sdk/openai";
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import type { LanguageModel } from "ai";
-import { getEnvironment } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
 import { keyedProviderApiKey, keyedProviderDefinitions } from "./keyed-providers";
 import { parseModelId } from "./model-id";
+import { providerEnvironment } from "./provider-settings";
 
 /** The streaming wire format of a provider's answers, so a caller can wrap its fetch per format. */
 export type ProviderWireFormat = "openai-chat" | "openai-responses" | "anthropic" | "google";
@@ -37,7 +37,7 @@ export function getLanguageModel(
       { details: { model_id: modelId.slice(0, 200), reason: "not a provider:model id" } },
     );
   }
-  const environment = getEnvironment();
+  const environment = providerEnvironment();
   const { provider, modelName } = parsed;
 
   switch (provider) {

@@ -1,9 +1,9 @@
 import "server-only";
-import { getEnvironment } from "@/lib/env";
 import { discoverCompatibleModels } from "./compatible-models";
 import { listKeyedProviderModels } from "./keyed-providers";
 import { autoModelId, type ModelInfo } from "./model-info";
 import { detectOllamaModels } from "./ollama-models";
+import { providerEnvironment } from "./provider-settings";
 
 /** Discovery answers are reused this long so that `GET /api/models` stays cheap. */
 export const modelDiscoveryCacheMs = 10_000;
@@ -30,7 +30,7 @@ let cachedDiscovery: CachedDiscovery | undefined;
  * Ollama found by itself. Unavailable entries carry the reason and what to set.
  */
 export async function listModels(): Promise<ModelInfo[]> {
-  const environment = getEnvironment();
+  const environment = providerEnvironment();
   const discovered = await discoverModels();
   const configured = [
     ...discovered.compatible,
@@ -54,7 +54,7 @@ export function resetModelDiscoveryCache(): void {
 }
 
 async function discoverModels(): Promise<{ compatible: ModelInfo[]; ollama: ModelInfo[] }> {
-  const environment = getEnvironment();
+  const environment = providerEnvironment();
   const settings = {
     compatibleBaseUrl: environment.OPENAI_COMPATIBLE_BASE_URL,
     compatibleApiKey: environment.OPENAI_COMPATIBLE_API_KEY?.trim() || undefined,

@@ -56,7 +56,7 @@ const baseUrlVariable: Record<string, string | undefined> = {
   anthropic: "ANTHROPIC_BASE_URL",
 };
 
-function modelListRequest(
+export function modelListRequest(
   provider: string,
   baseUrl: string,
   apiKey: string,

@@ -5,8 +5,8 @@ import { type HunkPlacement, type LocateOutcome, locateHunk } from "./locate-hun
 import { type Hunk, newSideLines } from "./patch-model";
 import type { MatchTolerance } from "./patch-result";
 import { inferReindent, type Reindent } from "./reindent-lines";
-import { type LineEnding, splitText } from "./text-lines";
 import { grantSearchBudget, unitsPerLine } from "./search-budget";
+import { type LineEnding, splitText } from "./text-lines";
 
 /** A hunk that could not be placed, with what the failure report needs. */
 export interface HunkFailure {

@@ -3,9 +3,9 @@ import * as esbuild from "esbuild";
 import { isBuildFailure, toPreviewDiagnostic } from "./esbuild-diagnostics";
 import { planPreviewEntry } from "./preview-entry";
 import type { PreviewDiagnostic } from "./preview-types";
+import { stylesheetsInImportOrder } from "./stylesheet-order";
 import { CandidateScanner } from "./tailwind-candidates";
 import { compileTailwindStylesheet, tailwindErrorDiagnostic } from "./tailwind-stylesheet";
-import { stylesheetsInImportOrder } from "./stylesheet-order";
 import type { VirtualFiles } from "./virtual-files";
 import {
   createVirtualFilesPlugin,

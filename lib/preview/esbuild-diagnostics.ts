@@ -1,8 +1,8 @@
 import path from "node:path";
 import type { Message } from "esbuild";
+import type { PreviewDiagnostic } from "./preview-types";
 import { stripServerPaths } from "./strip-server-paths";
 import { previewNamespaces } from "./virtual-files-plugin";
-import type { PreviewDiagnostic } from "./preview-types";
 
 const appFilePrefixes = [`${previewNamespaces.app}:`, `${previewNamespaces.entry}:`];
 const namespacePrefixPattern = new RegExp(

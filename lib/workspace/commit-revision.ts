@@ -11,7 +11,7 @@ import { sha256Hex, toBytes } from "./content";
 import type { FileChange } from "./file-changes";
 import { assertAppTotals, assertFileSize } from "./limits";
 import { normalizeWorkspacePath } from "./paths";
-import { type ManifestEntry, lookupPath, rewriteTree } from "./tree-store";
+import { lookupPath, type ManifestEntry, rewriteTree } from "./tree-store";
 
 export interface CommitRevisionInput {
   appId: string;

@@ -1,5 +1,5 @@
 import { PatchworkError } from "@/lib/errors";
-import { maximumPathLength, normalizeWorkspacePath as checkWorkspacePath } from "@/lib/patch";
+import { normalizeWorkspacePath as checkWorkspacePath, maximumPathLength } from "@/lib/patch";
 
 export const maxPathLength = maximumPathLength;
 

@@ -8,7 +8,7 @@ import { getDraftRevision } from "./commit-revision";
 import { decodeText } from "./content";
 import { LruCache } from "./lru-cache";
 import { normalizeWorkspacePath } from "./paths";
-import { type Manifest, loadManifest, lookupPath } from "./tree-store";
+import { loadManifest, lookupPath, type Manifest } from "./tree-store";
 
 // Blobs never change once written; 64 MiB of hot file bytes keeps preview builds off the database.
 const blobCache = new LruCache<string, Uint8Array>(64 * 1024 * 1024, (bytes) => bytes.byteLength);

@@ -1,5 +1,5 @@
-import type { Scenario } from "./scenario";
 import { starterHeading } from "@/lib/workspace/starter-template";
+import type { Scenario } from "./scenario";
 import { headingPatch, patchedHeading, starterAppPath } from "./starter-patches";
 
 /**

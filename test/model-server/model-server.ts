@@ -3,6 +3,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
+  type AnthropicMessagesRequest,
+  anthropicClosingEvents,
+  anthropicContentEvents,
+  anthropicMessageBody,
+  anthropicMessagesRequestSchema,
+  describeAnthropicStepContext,
+} from "./anthropic-messages";
+import {
   type ChatCompletionRequest,
   chatCompletionRequestSchema,
   describeStepContext,
@@ -11,14 +19,6 @@ import { checkExpectation } from "./check-expectation";
 import { closingChunks, completionBody, contentChunks } from "./completion-chunks";
 import { loadScenarioDirectory } from "./load-scenario-directory";
 import { planAnswer } from "./plan-answer";
-import {
-  type AnthropicMessagesRequest,
-  anthropicClosingEvents,
-  anthropicContentEvents,
-  anthropicMessageBody,
-  anthropicMessagesRequestSchema,
-  describeAnthropicStepContext,
-} from "./anthropic-messages";
 import {
   responsesBody,
   responsesClosingEvents,
@@ -44,6 +44,11 @@ export interface ModelServerOptions {
   includeBuiltInScenarios?: boolean;
   /** Called with one line per request, for the command line. */
   log?: (line: string) => void;
+  /**
+   * When set, every request must carry this key (as a bearer token, `x-api-key` or
+   * `x-goog-api-key`); others get 401, as a provider answers a wrong key.
+   */
+  requireApiKey?: string;
 }
 
 /** One request the server received, for tests to assert on. */
@@ -64,6 +69,8 @@ export interface RecordedRequest {
   anthropicBody?: AnthropicMessagesRequest;
   /** Set when the step's `expect` did not hold; the answer was an error saying so. */
   expectationFailure?: string;
+  /** The key the request carried (bearer token or a provider's key header), if any. */
+  apiKey?: string;
 }
 
 export interface ModelServer {
@@ -102,7 +109,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       receivedAt: Date.now(),
       status: 0,
     };
+    const bearer = request.headers.authorization?.match(/^Bearer (.+)$/)?.[1];
+    const keyHeader = request.headers["x-api-key"] ?? request.headers["x-goog-api-key"];
+    record.apiKey = bearer ?? (typeof keyHeader === "string" ? keyHeader : undefined);
     requests.push(record);
+    if (options.requireApiKey !== undefined && record.apiKey !== options.requireApiKey) {
+      sendError(response, record, 401, "Incorrect API key provided.");
+      return;
+    }
     handle({ request, response, record, scenarios, failedAttempts })
       .catch((error: unknown) => {
         if (!response.headersSent) {

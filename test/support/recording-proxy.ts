@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, request as httpRequest } from "node:http";
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createParser } from "eventsource-parser";
 

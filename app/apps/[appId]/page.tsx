@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
+import { Workspace } from "@/components/workspace/workspace";
 import { getDatabase } from "@/db/client";
 import { uuidSchema } from "@/lib/api/schemas";
 import { PatchworkError } from "@/lib/errors";
 import { getApp } from "@/lib/workspace";
-import { Workspace } from "@/components/workspace/workspace";
 
 type Params = Promise<{ appId: string }>;
 

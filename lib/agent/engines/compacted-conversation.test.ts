@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { EngineRunInput } from "./engine";
 import { promptWithConversation } from "./compacted-conversation";
+import type { EngineRunInput } from "./engine";
 
 const inputWith = (messages: EngineRunInput["conversation"]["messages"]) =>
   ({

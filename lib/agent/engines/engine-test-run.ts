@@ -1,5 +1,5 @@
-import type { ModelMessage } from "ai";
 import path from "node:path";
+import type { ModelMessage } from "ai";
 import { materializeFolder } from "@/lib/agent/workspace/workspace-folder";
 import { starterTemplateFiles } from "@/lib/workspace/starter-template";
 import type { EngineModel, EngineRunInput } from "./engine";

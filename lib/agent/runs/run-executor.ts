@@ -13,7 +13,7 @@ import {
 } from "@/lib/agent/workspace/workspace-session";
 import { getEnvironment } from "@/lib/env";
 import { logServerError } from "@/lib/log";
-import { describeModelEndpoint, estimateCostUsd } from "@/lib/models";
+import { describeModelEndpoint, estimateCostUsd, refreshProviderSettings } from "@/lib/models";
 import { createCheckpoint, diffRevisions, type FileChange, landRevision } from "@/lib/workspace";
 import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
@@ -140,6 +140,8 @@ async function executeRun(
         }
       },
     });
+    // The model's provider may have been saved from the settings page, perhaps by another process.
+    await refreshProviderSettings({ db: handle.db });
     const result = await engine.run(
       {
         run,

@@ -14,7 +14,7 @@ import type { AgentRunRow } from "@/db/schema";
 import { preflightEngine, preflightEngineModel } from "@/lib/agent/engines/registry";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { PatchworkError } from "@/lib/errors";
-import { describeModelEndpoint, resolveModel } from "@/lib/models";
+import { describeModelEndpoint, refreshProviderSettings, resolveModel } from "@/lib/models";
 import { localExecutions, startRunExecution } from "./run-executor";
 import { RunCancelled } from "./run-failure";
 import { getRunLocks } from "./run-locks";
@@ -44,6 +44,7 @@ export async function createRun(
 ): Promise<AgentRunRow> {
   const engine = input.engine ?? "native";
   const codingEngine = await preflightEngine(engine);
+  await refreshProviderSettings({ db: handle.db });
   const model = await resolveModel(input.modelId ?? null);
   preflightEngineModel(codingEngine, describeModelEndpoint(model.id));
   const runId = randomUUID();

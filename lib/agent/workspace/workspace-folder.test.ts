@@ -2,12 +2,12 @@ import {
   mkdir,
   mkdtemp,
   readdir,
+  rename,
   rm,
   stat,
   symlink,
-  writeFile,
   unlink,
-  rename,
+  writeFile,
 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { hostPolicyFromEnvironment, resolveClientAddress } from "@/lib/access/host-policy";
-import { sessionCookieName, safeEqual, sessionMaxAgeSeconds } from "@/lib/access/session";
+import { safeEqual, sessionCookieName, sessionMaxAgeSeconds } from "@/lib/access/session";
 import { startSession } from "@/lib/access/session-store";
 import { SignInThrottle } from "@/lib/access/sign-in-throttle";
 import { otherMethods, parseJsonBody, route } from "@/lib/api/handler";

@@ -4,13 +4,13 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { type LanguageModel, streamText, tool } from "ai";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { startTestJsonServer, type TestJsonServer } from "@/lib/models/test-json-server";
 import {
   coalescingFetch,
   type ProviderStreamFormat,
   type StreamTextTap,
 } from "./coalesce-event-stream";
 import { nodeHttpFetch } from "./node-http-fetch";
-import { startTestJsonServer, type TestJsonServer } from "@/lib/models/test-json-server";
 
 /*
  * The coalescer rewrites a provider's event stream before the AI SDK parses it. These tests run

@@ -10,14 +10,14 @@ import {
 } from "ai";
 import { z } from "zod";
 import type { RunUsage } from "@/db/schema";
-import { logServerError } from "@/lib/log";
-import { estimateCostUsd } from "@/lib/models/estimate-cost";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
+import { logServerError } from "@/lib/log";
+import { estimateCostUsd } from "@/lib/models/estimate-cost";
 import type { EngineSink } from "../engine";
+import { LoopGuard } from "../loop-guard";
 import type { StreamTextTap } from "./coalesce-event-stream";
 import { EarlyText } from "./early-text";
-import { LoopGuard } from "../loop-guard";
 import { createEventLoopYielder } from "./event-loop-yielder";
 import { nodeHttpFetch } from "./node-http-fetch";
 import {

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { openDatabase } from "@/db/client";
-import { createApp } from "@/lib/workspace";
 import { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
-import type { ToolContext } from "./agent-tool";
-import { applyPatchTool, applyPatchToOverlay, patchedPaths } from "./apply-patch";
 import { PatchStopped } from "@/lib/patch-worker/apply-patch-in-worker";
+import { createApp } from "@/lib/workspace";
+import type { ToolContext } from "./agent-tool";
+import { applyPatchToOverlay, applyPatchTool, patchedPaths } from "./apply-patch";
 
 const running = () => new AbortController().signal;
 

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { PatchResult } from "@/lib/patch";
-import type { LimitProblem } from "@/lib/workspace/limits";
-import { applyPatchInWorker } from "@/lib/patch-worker/apply-patch-in-worker";
 import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
+import type { PatchResult } from "@/lib/patch";
+import { applyPatchInWorker } from "@/lib/patch-worker/apply-patch-in-worker";
+import type { LimitProblem } from "@/lib/workspace/limits";
 import { defineTool, type ToolContext, type ToolOutcome } from "./agent-tool";
 
 /** After this many failed patches on one file, the model is told to re-read it (and may get write_file). */

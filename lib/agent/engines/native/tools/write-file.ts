@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { lazyRewriteProblem } from "@/lib/patch";
-import { limitFailure } from "./apply-patch";
 import { defineTool } from "./agent-tool";
+import { limitFailure } from "./apply-patch";
 import { workspacePathSchema } from "./read-file-range";
 
 export const writeFileTool = defineTool({
