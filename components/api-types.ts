@@ -7,6 +7,7 @@ import type {
   AppJson,
   CheckpointJson,
   PreviewStatusJson,
+  ProviderSettingJson,
   RevisionJson,
 } from "@/lib/api/serializers";
 import type { PreviewDiagnostic } from "@/lib/preview/preview-types";
@@ -46,3 +47,11 @@ export type CheckpointKind = Checkpoint["kind"];
 
 export type { PreviewDiagnostic };
 export type PreviewStatus = PreviewStatusJson;
+
+/** A model provider on the settings page: where it is configured, its saved key masked. */
+export type ProviderSetting = ProviderSettingJson;
+
+/** `POST /api/settings/providers/{provider}/test`. */
+export type ProviderCheckResult =
+  | { ok: true; endpoint: string; model_count: number | null }
+  | { ok: false; endpoint: string | null; problem: string };

@@ -2,6 +2,7 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bot, CircleAlert, History, Info, SquarePen, X } from "lucide-react";
+import Link from "next/link";
 import { useCallback, useEffect, useState } from "react";
 import { errorMessage } from "@/components/api-client";
 import type { Checkpoint } from "@/components/api-types";
@@ -37,7 +38,10 @@ interface RestoreRequest {
  */
 export function AgentPanel({ appId, className }: { appId: string; className?: string }) {
   const queryClient = useQueryClient();
-  const conversation = useAgentConversation(appId);
+  const [seed, setSeed] = useState<{ text: string } | null>(null);
+  const conversation = useAgentConversation(appId, {
+    onQueuedRefused: (message) => setSeed({ text: message.input }),
+  });
   const models = useQuery(modelsQuery());
   const [storedModel, setStoredModel] = useStoredValue(modelStorageKey(appId));
   const modelChoice = storedModel ?? autoModelId;
@@ -50,7 +54,6 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
   const [restoreRequest, setRestoreRequest] = useState<RestoreRequest | null>(null);
   const [diffTarget, setDiffTarget] = useState<RunDiffTarget | null>(null);
   const [note, setNote] = useState<string | null>(null);
-  const [seed, setSeed] = useState<{ text: string } | null>(null);
 
   const noModel = models.isSuccess && !anyModelAvailable(models.data);
   const running = conversation.activeRun !== null;
@@ -113,10 +116,13 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
       );
       return true;
     }
-    return conversation.send(withContext(text, attachments), requestedModelId(modelChoice), {
-      engine: engineChoice,
-      approvalPolicy: policyChoice,
-    });
+    const options = { engine: engineChoice, approvalPolicy: policyChoice };
+    const input = withContext(text, attachments);
+    if (running || conversation.queue.length > 0) {
+      conversation.enqueue(input, requestedModelId(modelChoice), options);
+      return true;
+    }
+    return conversation.send(input, requestedModelId(modelChoice), options);
   };
 
   const error = conversation.submitError;
@@ -180,6 +186,8 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
             onShowEarlier={() => setShowEarlier(true)}
             runs={conversation.current}
             pendingInput={conversation.pendingInput}
+            queued={conversation.queue}
+            onRemoveQueued={conversation.removeQueued}
             onOpenDiff={setDiffTarget}
             onRetry={
               running
@@ -255,8 +263,14 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
             data-testid="agent-no-model-inline"
           >
             <CircleAlert className="mt-0.5 size-3.5 shrink-0" aria-hidden="true" />
-            No model is configured any more. Set OPENAI_API_KEY, ANTHROPIC_API_KEY,
-            GOOGLE_GENERATIVE_AI_API_KEY or OPENAI_COMPATIBLE_BASE_URL and restart, or start Ollama.
+            <span>
+              No model is configured any more.{" "}
+              <Link href="/settings" className="font-medium underline underline-offset-2">
+                Add a provider in Settings
+              </Link>
+              , set OPENAI_API_KEY, ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY or
+              OPENAI_COMPATIBLE_BASE_URL and restart, or start Ollama.
+            </span>
           </p>
         ) : null}
         {note ? (

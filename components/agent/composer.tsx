@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ArrowUp, Eraser, FileText, Square, Undo2, X } from "lucide-react";
+import { ArrowUp, Eraser, FileText, ListPlus, Square, Undo2, X } from "lucide-react";
 import {
   type KeyboardEvent,
   type ReactNode,
@@ -132,7 +132,8 @@ export function Composer({
   };
 
   const submit = async (value: string = text) => {
-    if (disabled || running || submitting) return;
+    // While a run is going, the panel queues the message and sends it when the run ends.
+    if (disabled || submitting) return;
     if (!value.trim()) return;
     const sentAttachments = attachedPaths(value, chosen);
     setSubmitting(true);
@@ -196,7 +197,7 @@ export function Composer({
     setTextAndCaret(next, next.length);
   };
 
-  const canSend = !disabled && !running && !submitting && text.trim().length > 0;
+  const canSend = !disabled && !submitting && text.trim().length > 0;
   const menuOpen = menuKind !== null;
 
   return (
@@ -264,7 +265,7 @@ export function Composer({
           value={text}
           rows={2}
           disabled={disabled}
-          placeholder={composerPlaceholder}
+          placeholder={running ? "Queue a message for when this run ends…" : composerPlaceholder}
           aria-label="Message the agent"
           aria-describedby={disabledReason ? `${menuId}-reason` : undefined}
           role="combobox"
@@ -292,6 +293,17 @@ export function Composer({
         ) : null}
         <div className="flex items-center gap-2 px-1.5 pb-1.5">
           <div className="min-w-0 flex-1">{footer}</div>
+          {running && canSend ? (
+            <button
+              type="submit"
+              title="Send when this run ends (Enter)"
+              className="inline-flex h-7 shrink-0 cursor-pointer items-center gap-1.5 rounded-lg border border-zinc-200 px-2.5 text-xs font-medium text-zinc-700 transition-colors hover:bg-zinc-50"
+              data-testid="agent-queue"
+            >
+              <ListPlus className="size-3.5" aria-hidden="true" />
+              Queue
+            </button>
+          ) : null}
           {running ? (
             <button
               type="button"

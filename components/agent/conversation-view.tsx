@@ -1,12 +1,13 @@
 "use client";
 
-import { ArrowDown } from "lucide-react";
+import { ArrowDown, Clock, X } from "lucide-react";
 import type { ReactNode } from "react";
 import { StickToBottom, useStickToBottomContext } from "use-stick-to-bottom";
 import type { AgentRun } from "./agent-api-types";
 import type { RunDiffTarget } from "./run-diff-dialog";
 import { RunTurn } from "./run-turn";
 import { ThinkingIndicator } from "./thinking-indicator";
+import type { QueuedMessage } from "./use-agent-conversation";
 import { UserMessage } from "./user-message";
 
 /**
@@ -20,6 +21,8 @@ export function ConversationView({
   onShowEarlier,
   runs,
   pendingInput,
+  queued = [],
+  onRemoveQueued,
   empty,
   onOpenDiff,
   onRetry,
@@ -32,6 +35,9 @@ export function ConversationView({
   runs: AgentRun[];
   /** A message on its way to the server, shown at once. */
   pendingInput: string | null;
+  /** Messages typed during a run, sent one by one as runs end. */
+  queued?: QueuedMessage[];
+  onRemoveQueued?: (id: string) => void;
   /** What to show when there is nothing to scroll. */
   empty: ReactNode;
   onOpenDiff: (target: RunDiffTarget) => void;
@@ -41,7 +47,7 @@ export function ConversationView({
   const nothingToShow = runs.length === 0 && pendingInput === null;
   return (
     <StickToBottom
-      className="relative min-h-0 flex-1 overflow-hidden"
+      className="relative flex min-h-0 flex-1 flex-col overflow-hidden"
       resize="smooth"
       initial="instant"
       data-testid="agent-conversation"
@@ -89,24 +95,54 @@ export function ConversationView({
             <ThinkingIndicator />
           </article>
         ) : null}
+        {queued.map((message) => (
+          <div key={message.id} className="space-y-1" data-testid="agent-queued">
+            <div className="flex items-center gap-1.5 text-[11px] font-medium text-zinc-400">
+              <Clock className="size-3" aria-hidden="true" />
+              Queued — sent when the current run ends
+              {onRemoveQueued ? (
+                <button
+                  type="button"
+                  onClick={() => onRemoveQueued(message.id)}
+                  className="ml-auto cursor-pointer rounded p-0.5 text-zinc-400 hover:bg-zinc-100 hover:text-zinc-700"
+                  aria-label="Remove the queued message"
+                  title="Remove"
+                  data-testid="agent-queued-remove"
+                >
+                  <X className="size-3.5" aria-hidden="true" />
+                </button>
+              ) : null}
+            </div>
+            <div className="opacity-70">
+              <UserMessage input={message.input} />
+            </div>
+          </div>
+        ))}
       </StickToBottom.Content>
       <ScrollToLatest />
     </StickToBottom>
   );
 }
 
+/**
+ * Shown while the person is scrolled up. It takes its own row under the conversation (the
+ * scrolling area gives up the height) instead of floating over it, so it can never cover an
+ * error or an approval at the bottom of the view.
+ */
 function ScrollToLatest() {
   const { isAtBottom, scrollToBottom } = useStickToBottomContext();
   if (isAtBottom) return null;
   return (
-    <button
-      type="button"
-      onClick={() => void scrollToBottom()}
-      className="absolute bottom-3 left-1/2 inline-flex -translate-x-1/2 cursor-pointer items-center gap-1 rounded-full bg-white px-3 py-1.5 text-xs font-medium text-zinc-700 shadow-md ring-1 ring-zinc-200 transition-colors animate-fade-in hover:bg-zinc-50"
-      data-testid="agent-scroll-to-latest"
-    >
-      <ArrowDown className="size-3.5" aria-hidden="true" />
-      Scroll to latest
-    </button>
+    <div className="flex shrink-0 justify-center border-t border-zinc-100 py-1.5 animate-fade-in">
+      <button
+        type="button"
+        onClick={() => void scrollToBottom()}
+        className="inline-flex cursor-pointer items-center gap-1 rounded-full bg-white px-3 py-1 text-xs font-medium text-zinc-700 shadow-xs ring-1 ring-zinc-200 transition-colors hover:bg-zinc-50"
+        data-testid="agent-scroll-to-latest"
+      >
+        <ArrowDown className="size-3.5" aria-hidden="true" />
+        Scroll to latest
+      </button>
+    </div>
   );
 }

@@ -1,4 +1,5 @@
-import { KeyRound, RotateCw } from "lucide-react";
+import { KeyRound, RotateCw, Settings } from "lucide-react";
+import Link from "next/link";
 import { Button } from "@/components/ui/button";
 
 const variables = [
@@ -31,7 +32,8 @@ export function NoModelNotice({
         Connect a model to start
       </h2>
       <p className="mt-1 leading-relaxed">
-        The agent needs a model. Set one of these in the server’s environment (or{" "}
+        The agent needs a model. Add a provider’s key or an OpenAI-compatible endpoint in Settings —
+        it works at once — or set one of these in the server’s environment (or{" "}
         <code className="font-mono text-xs">.env.local</code>) and restart Patchwork:
       </p>
       <ul className="mt-3 space-y-1.5 text-xs">
@@ -48,10 +50,20 @@ export function NoModelNotice({
         A local <span className="font-medium text-zinc-700">Ollama</span> is detected automatically.
         Editing, the preview, history and publishing keep working meanwhile.
       </p>
-      <Button size="sm" className="mt-4" onClick={onCheckAgain} disabled={checking}>
-        <RotateCw className={checking ? "animate-spin" : undefined} aria-hidden="true" />
-        Check again
-      </Button>
+      <div className="mt-4 flex flex-wrap gap-2">
+        <Link
+          href="/settings"
+          className="inline-flex h-7 items-center gap-1.5 rounded-md bg-zinc-900 px-2.5 text-xs font-medium text-white shadow-sm hover:bg-zinc-800"
+          data-testid="agent-open-settings"
+        >
+          <Settings className="size-3.5" aria-hidden="true" />
+          Add a provider
+        </Link>
+        <Button size="sm" onClick={onCheckAgain} disabled={checking}>
+          <RotateCw className={checking ? "animate-spin" : undefined} aria-hidden="true" />
+          Check again
+        </Button>
+      </div>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ApiError, errorMessage } from "@/components/api-client";
 import { queryKeys } from "@/components/queries";
 import { agentApiClient } from "./agent-api-client";
@@ -34,16 +34,39 @@ function toSubmitError(error: unknown): SubmitError {
   return { code: "UNKNOWN", message: errorMessage(error) };
 }
 
+/** How a message is sent: the engine and its approval policy. */
+export interface SendOptions {
+  engine: string;
+  approvalPolicy: "ask" | "auto";
+}
+
+/** A message typed while a run was going, sent as the next run when that one ends. */
+export interface QueuedMessage {
+  id: string;
+  input: string;
+  modelId: string | null;
+  options: SendOptions;
+}
+
 /**
  * The panel's conversation state: the app's runs (split at the last /clear), sending a message
  * as a new run, stopping the active one, and starting afresh.
  */
-export function useAgentConversation(appId: string) {
+export function useAgentConversation(
+  appId: string,
+  {
+    onQueuedRefused,
+  }: {
+    /** A queued message the server refused when its turn came: give the words back. */
+    onQueuedRefused?: (message: QueuedMessage) => void;
+  } = {},
+) {
   const queryClient = useQueryClient();
   const runs = useQuery(runsQuery(appId));
   const [clearedAfter, setClearedAfter] = useStoredValue(clearedAfterStorageKey(appId));
   const [submitError, setSubmitError] = useState<SubmitError | null>(null);
   const [pendingInput, setPendingInput] = useState<string | null>(null);
+  const [queue, setQueue] = useState<QueuedMessage[]>([]);
 
   const allRuns = runs.data ?? [];
   const { earlier, current } = splitConversation(allRuns, clearedAfter);
@@ -71,10 +94,7 @@ export function useAgentConversation(appId: string) {
   const send = async (
     input: string,
     modelId: string | null,
-    engine: { engine: string; approvalPolicy: "ask" | "auto" } = {
-      engine: "native",
-      approvalPolicy: "ask",
-    },
+    engine: SendOptions = { engine: "native", approvalPolicy: "ask" },
   ): Promise<boolean> => {
     setSubmitError(null);
     setPendingInput(input);
@@ -100,6 +120,33 @@ export function useAgentConversation(appId: string) {
     }
   };
 
+  /** Keeps a message for when the active run ends; shown as queued until then. */
+  const enqueue = (input: string, modelId: string | null, options: SendOptions) => {
+    setQueue((current) => [
+      ...current,
+      { id: `${Date.now()}-${current.length}`, input, modelId, options },
+    ]);
+  };
+
+  const removeQueued = (id: string) =>
+    setQueue((current) => current.filter((message) => message.id !== id));
+
+  // When the run ends (and nothing else is on its way), the oldest queued message goes out.
+  const sendReference = useRef(send);
+  sendReference.current = send;
+  const refusedReference = useRef(onQueuedRefused);
+  refusedReference.current = onQueuedRefused;
+  const next = queue[0];
+  const readyForNext =
+    next !== undefined && runs.isSuccess && activeRun === null && pendingInput === null;
+  useEffect(() => {
+    if (!readyForNext || !next) return;
+    setQueue((current) => current.filter((message) => message.id !== next.id));
+    void sendReference.current(next.input, next.modelId, next.options).then((accepted) => {
+      if (!accepted) refusedReference.current?.(next);
+    });
+  }, [readyForNext, next]);
+
   const stop = () => {
     if (!activeRun || cancelRun.isPending) return;
     cancelRun.mutate(activeRun.id, {
@@ -121,6 +168,9 @@ export function useAgentConversation(appId: string) {
     activeRun,
     lastRun,
     pendingInput,
+    queue,
+    enqueue,
+    removeQueued,
     submitError,
     setSubmitError,
     send,

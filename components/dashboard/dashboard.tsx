@@ -1,12 +1,14 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { LayoutGrid, RotateCw } from "lucide-react";
+import { LayoutGrid, RotateCw, Settings } from "lucide-react";
+import Link from "next/link";
 import { useRef } from "react";
 import { errorMessage } from "@/components/api-client";
 import { BrandMark } from "@/components/brand-mark";
-import { SessionMenu } from "@/components/session-menu";
 import { appsQuery } from "@/components/queries";
+import { SessionMenu } from "@/components/session-menu";
+import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { AppListItem } from "./app-list-item";
 import { CreateAppForm } from "./create-app-form";
@@ -23,7 +25,18 @@ export function Dashboard({ authEnabled }: { authEnabled: boolean }) {
     <div className="flex h-dvh min-h-0 flex-col">
       <header className="flex h-14 shrink-0 items-center border-b border-zinc-200/80 bg-white/80 px-6 backdrop-blur">
         <BrandMark />
-        {authEnabled ? <SessionMenu /> : null}
+        <div className="ml-auto flex items-center gap-1.5">
+          <ThemeToggle />
+          <Link
+            href="/settings"
+            className="inline-flex h-7 items-center gap-1.5 rounded-md px-2.5 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+            data-testid="open-settings"
+          >
+            <Settings className="size-4" aria-hidden="true" />
+            Settings
+          </Link>
+          {authEnabled ? <SessionMenu /> : null}
+        </div>
       </header>
       <main className="min-h-0 flex-1 overflow-y-auto">
         <div className="mx-auto w-full max-w-3xl px-6 py-10 sm:py-14">

@@ -1,17 +1,6 @@
 import type { CSSProperties } from "react";
 import type { HighlightToken } from "./highlighter";
 
-function tokenStyle(token: HighlightToken): CSSProperties | undefined {
-  if (!token.color && !token.fontStyle) return undefined;
-  const style: CSSProperties = { color: token.color };
-  if (token.fontStyle) {
-    if (token.fontStyle & 1) style.fontStyle = "italic";
-    if (token.fontStyle & 2) style.fontWeight = 600;
-    if (token.fontStyle & 4) style.textDecoration = "underline";
-  }
-  return style;
-}
-
 /** One line of highlighted code; an empty line keeps its height. */
 export function HighlightedLine({
   tokens,
@@ -25,7 +14,7 @@ export function HighlightedLine({
   return (
     <>
       {tokens.map((token, index) => (
-        <span key={index} style={tokenStyle(token)}>
+        <span key={index} className="code-token" style={token.style as CSSProperties}>
           {token.content}
         </span>
       ))}

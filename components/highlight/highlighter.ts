@@ -4,12 +4,14 @@ import type { HighlightLanguage } from "./language-for-path";
 /** One coloured run of text on a line. */
 export interface HighlightToken {
   content: string;
-  color?: string;
-  /** Shiki's font style bit flags: 1 italic, 2 bold, 4 underline. */
-  fontStyle?: number;
+  /**
+   * Both themes' colours and font styles as CSS variables (`--shiki-light`, `--shiki-dark`, …);
+   * the `.code-token` rule picks the page theme's.
+   */
+  style?: Record<string, string>;
 }
 
-export const highlightTheme = "github-light";
+export const highlightThemes = { light: "github-light", dark: "github-dark" } as const;
 
 let highlighter: Promise<HighlighterCore> | null = null;
 
@@ -24,7 +26,7 @@ function loadHighlighter(): Promise<HighlighterCore> {
       import("shiki/engine/javascript"),
     ]);
     return createHighlighterCore({
-      themes: [import("shiki/themes/github-light.mjs")],
+      themes: [import("shiki/themes/github-light.mjs"), import("shiki/themes/github-dark.mjs")],
       langs: [
         import("shiki/langs/tsx.mjs"),
         import("shiki/langs/typescript.mjs"),
@@ -53,12 +55,16 @@ export async function highlightLines(
     return code.split("\n").map((line) => [{ content: line }]);
   }
   const instance = await loadHighlighter();
-  const { tokens } = instance.codeToTokens(code, { lang: language, theme: highlightTheme });
+  const { tokens } = instance.codeToTokens(code, {
+    lang: language,
+    themes: highlightThemes,
+    // No default: both colours stay variables, so one tokenisation serves either theme.
+    defaultColor: false,
+  });
   return tokens.map((line) =>
     line.map((token) => ({
       content: token.content,
-      color: token.color,
-      fontStyle: token.fontStyle,
+      style: token.htmlStyle as Record<string, string> | undefined,
     })),
   );
 }

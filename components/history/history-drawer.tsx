@@ -11,7 +11,7 @@ import { Dialog } from "@/components/ui/dialog";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { Spinner } from "@/components/ui/spinner";
 import { CheckpointList } from "./checkpoint-list";
-import { type HistoryEntry, HistoryDetail } from "./history-detail";
+import { HistoryDetail, type HistoryEntry } from "./history-detail";
 import { checkpointTitle, type HistorySelection, revisionTitle } from "./history-selection";
 import { RevisionList } from "./revision-list";
 import { CheckpointKindBadge, RevisionSourceBadge } from "./revision-source-badge";

@@ -1,6 +1,7 @@
 "use client";
 
 import CodeMirror, { EditorView } from "@uiw/react-codemirror";
+import { useTheme } from "next-themes";
 import { useMemo } from "react";
 import { editorLanguage } from "./editor-language";
 
@@ -15,6 +16,8 @@ export interface CodeEditorProps {
  * bound here: it bubbles to the code pane, which saves from anywhere in the workspace.
  */
 export default function CodeEditor({ path, value, onChange }: CodeEditorProps) {
+  // The editor loads in the browser only, so the resolved theme is known when it renders.
+  const { resolvedTheme } = useTheme();
   const extensions = useMemo(
     () => [
       ...editorLanguage(path),
@@ -29,7 +32,7 @@ export default function CodeEditor({ path, value, onChange }: CodeEditorProps) {
       onChange={onChange}
       extensions={extensions}
       height="100%"
-      theme="light"
+      theme={resolvedTheme === "dark" ? "dark" : "light"}
       autoFocus
       className="code-editor h-full min-h-0"
       basicSetup={{ highlightActiveLine: true, foldGutter: true, bracketMatching: true }}

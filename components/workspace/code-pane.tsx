@@ -14,11 +14,11 @@ import {
 } from "react";
 import { errorMessage, isApiError } from "@/components/api-client";
 import { appQuery, fileQuery } from "@/components/queries";
-import { useApplePlatform } from "@/components/use-apple-platform";
 import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/class-names";
 import { KeyboardShortcut } from "@/components/ui/keyboard-shortcut";
 import { Spinner } from "@/components/ui/spinner";
+import { useApplePlatform } from "@/components/use-apple-platform";
 import { CodeViewer, type RevealedLine } from "./code-viewer";
 import { type EditSession, isDirty } from "./edit-session";
 import { FileIcon } from "./file-icon";
@@ -154,14 +154,15 @@ export function CodePane({
     window.setTimeout(() => setCopied(false), 1500);
   };
 
-  const saveStatus = saveFile.isPending
-    ? "Saving…"
+  // The long words where the pane is wide, a short form where it is not: never nothing.
+  const saveStatus: [long: string, short: string] | null = saveFile.isPending
+    ? ["Saving…", "Saving…"]
     : dirty
-      ? "Unsaved changes"
+      ? ["Unsaved changes", "Unsaved"]
       : savedAt
         ? savedAt.created
-          ? "Saved as a new revision"
-          : "No changes to save"
+          ? ["Saved as a new revision", "Saved"]
+          : ["No changes to save", "No changes"]
         : null;
 
   return (
@@ -190,7 +191,7 @@ export function CodePane({
             <>
               <span
                 className={cn(
-                  "hidden items-center gap-1.5 text-xs whitespace-nowrap @lg:flex",
+                  "flex items-center gap-1.5 text-xs whitespace-nowrap",
                   dirty ? "text-amber-600" : "text-zinc-500",
                 )}
                 aria-live="polite"
@@ -202,7 +203,12 @@ export function CodePane({
                 {!dirty && savedAt?.created ? (
                   <Check className="size-3.5 text-emerald-600" aria-hidden="true" />
                 ) : null}
-                {saveStatus}
+                {saveStatus ? (
+                  <>
+                    <span className="hidden @lg:inline">{saveStatus[0]}</span>
+                    <span className="@lg:hidden">{saveStatus[1]}</span>
+                  </>
+                ) : null}
               </span>
               <Button
                 size="sm"

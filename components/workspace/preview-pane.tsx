@@ -1,15 +1,26 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { ExternalLink, RotateCw } from "lucide-react";
+import { ExternalLink, Monitor, RotateCw, Smartphone, Tablet } from "lucide-react";
 import { useState } from "react";
 import { isApiError, previewUrl } from "@/components/api-client";
 import { previewStatusQuery } from "@/components/queries";
 import { RelativeTime } from "@/components/relative-time";
 import { Button } from "@/components/ui/button";
+import { cn } from "@/components/ui/class-names";
+import { SegmentedControl } from "@/components/ui/segmented-control";
 import { Spinner } from "@/components/ui/spinner";
 import { PreviewErrorOverlay } from "./preview-error-overlay";
 import { PreviewFrame } from "./preview-frame";
+
+export type PreviewWidth = "mobile" | "tablet" | "desktop";
+
+/** The widths a person checks an app at: a phone, a tablet in portrait, the whole pane. */
+const previewWidths: Record<PreviewWidth, number | null> = {
+  mobile: 390,
+  tablet: 768,
+  desktop: null,
+};
 
 /** The live preview of the draft head, its build status, and the tools around it. */
 export function PreviewPane({
@@ -22,6 +33,8 @@ export function PreviewPane({
   onOpenFile: (path: string, line?: number) => void;
 }) {
   const [reloadCount, setReloadCount] = useState(0);
+  const [width, setWidth] = useState<PreviewWidth>("desktop");
+  const framePixels = previewWidths[width];
   const status = useQuery({
     ...previewStatusQuery(appId, draftRevisionId ?? ""),
     enabled: !!draftRevisionId,
@@ -82,6 +95,31 @@ export function PreviewPane({
             </>
           )}
         </div>
+        <SegmentedControl<PreviewWidth>
+          label="Preview width"
+          value={width}
+          onChange={setWidth}
+          options={[
+            {
+              value: "mobile",
+              label: <Smartphone />,
+              accessibleLabel: "Phone width (390 px)",
+              testId: "preview-width-mobile",
+            },
+            {
+              value: "tablet",
+              label: <Tablet />,
+              accessibleLabel: "Tablet width (768 px)",
+              testId: "preview-width-tablet",
+            },
+            {
+              value: "desktop",
+              label: <Monitor />,
+              accessibleLabel: "Full width",
+              testId: "preview-width-desktop",
+            },
+          ]}
+        />
         <Button
           size="icon-sm"
           variant="ghost"
@@ -107,8 +145,18 @@ export function PreviewPane({
           </a>
         ) : null}
       </div>
-      <div className="relative min-h-0 flex-1 bg-zinc-100">
-        {src ? <PreviewFrame src={src} reloadCount={reloadCount} title="App preview" /> : null}
+      <div className="relative min-h-0 flex-1 overflow-x-auto bg-zinc-100">
+        <div
+          className={cn(
+            "relative h-full",
+            framePixels !== null && "mx-auto border-x border-zinc-200 bg-white shadow-sm",
+          )}
+          style={framePixels !== null ? { width: framePixels } : undefined}
+          data-testid="preview-viewport"
+          data-width={width}
+        >
+          {src ? <PreviewFrame src={src} reloadCount={reloadCount} title="App preview" /> : null}
+        </div>
         {status.data && !status.data.ok ? (
           <PreviewErrorOverlay
             key={status.data.revision_id}

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { apiClient, isApiError } from "@/components/api-client";
-import { appQuery, applyDraftHead, fileQuery } from "@/components/queries";
+import { applyDraftHead, appQuery, fileQuery } from "@/components/queries";
 import type { EditSession } from "./edit-session";
 
 /**

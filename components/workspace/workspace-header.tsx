@@ -1,14 +1,26 @@
 "use client";
 
-import { ArrowLeft, Code2, Columns2, History, Monitor } from "lucide-react";
+import {
+  ArrowLeft,
+  Code2,
+  Columns2,
+  History,
+  MessageSquare,
+  Monitor,
+  Settings,
+} from "lucide-react";
 import Link from "next/link";
 import type { App } from "@/components/api-types";
 import { BrandMark } from "@/components/brand-mark";
+import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { PublishControl } from "./publish-control";
 
 export type WorkspaceLayout = "code" | "split" | "preview";
+
+/** On narrow screens one pane at a time: the agent, the preview, or the files and code. */
+export type CompactTab = "agent" | "preview" | "code";
 
 /** The workspace's top bar: back to apps, the app's name, the layout, History and Publish. */
 export function WorkspaceHeader({
@@ -16,11 +28,16 @@ export function WorkspaceHeader({
   layout,
   onLayoutChange,
   onOpenHistory,
+  compactTab,
+  onCompactTabChange,
 }: {
   app: App;
   layout: WorkspaceLayout;
   onLayoutChange: (layout: WorkspaceLayout) => void;
   onOpenHistory: () => void;
+  /** Set on narrow screens, where tabs replace the side-by-side layout. */
+  compactTab: CompactTab | null;
+  onCompactTabChange: (tab: CompactTab) => void;
 }) {
   return (
     <header className="flex h-12 shrink-0 items-center gap-3 border-b border-zinc-200 bg-white px-3">
@@ -40,35 +57,87 @@ export function WorkspaceHeader({
         {app.name}
       </h1>
 
-      <div className="mx-auto hidden md:block">
-        <SegmentedControl<WorkspaceLayout>
-          label="Layout"
-          value={layout}
-          onChange={onLayoutChange}
-          options={[
-            {
-              value: "code",
-              label: <Code2 />,
-              accessibleLabel: "Code only",
-              testId: "layout-code",
-            },
-            {
-              value: "split",
-              label: <Columns2 />,
-              accessibleLabel: "Code and preview",
-              testId: "layout-split",
-            },
-            {
-              value: "preview",
-              label: <Monitor />,
-              accessibleLabel: "Preview only",
-              testId: "layout-preview",
-            },
-          ]}
-        />
-      </div>
+      {compactTab ? (
+        <div className="mx-auto">
+          <SegmentedControl<CompactTab>
+            label="Show"
+            value={compactTab}
+            onChange={onCompactTabChange}
+            options={[
+              {
+                value: "agent",
+                label: (
+                  <>
+                    <MessageSquare />
+                    Agent
+                  </>
+                ),
+                testId: "tab-agent",
+              },
+              {
+                value: "preview",
+                label: (
+                  <>
+                    <Monitor />
+                    Preview
+                  </>
+                ),
+                testId: "tab-preview",
+              },
+              {
+                value: "code",
+                label: (
+                  <>
+                    <Code2 />
+                    Code
+                  </>
+                ),
+                testId: "tab-code",
+              },
+            ]}
+          />
+        </div>
+      ) : (
+        <div className="mx-auto hidden md:block">
+          <SegmentedControl<WorkspaceLayout>
+            label="Layout"
+            value={layout}
+            onChange={onLayoutChange}
+            options={[
+              {
+                value: "code",
+                label: <Code2 />,
+                accessibleLabel: "Code only",
+                testId: "layout-code",
+              },
+              {
+                value: "split",
+                label: <Columns2 />,
+                accessibleLabel: "Code and preview",
+                testId: "layout-split",
+              },
+              {
+                value: "preview",
+                label: <Monitor />,
+                accessibleLabel: "Preview only",
+                testId: "layout-preview",
+              },
+            ]}
+          />
+        </div>
+      )}
 
       <div className="ml-auto flex items-center gap-2 md:ml-0">
+        <ThemeToggle />
+        <Link
+          href="/settings"
+          className="inline-flex size-7 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
+          aria-label="Settings"
+          title="Settings"
+          data-testid="open-settings"
+        >
+          <Settings className="size-4" aria-hidden="true" />
+        </Link>
         <Button size="md" className="h-8" onClick={onOpenHistory} data-testid="history-button">
           <History />
           History

@@ -4,20 +4,27 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { ArrowLeft } from "lucide-react";
 import Link from "next/link";
 import { useEffect, useState } from "react";
-import { errorMessage, isApiError } from "@/components/api-client";
 import { AgentPanel } from "@/components/agent";
+import { errorMessage, isApiError } from "@/components/api-client";
 import { HistoryDrawer } from "@/components/history/history-drawer";
 import { appQuery, filesQuery } from "@/components/queries";
 import { cn } from "@/components/ui/class-names";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ResizeHandle } from "@/components/ui/resize-handle";
 import { Spinner } from "@/components/ui/spinner";
+import { useMediaQuery } from "@/components/use-media-query";
 import { CodePane } from "./code-pane";
 import type { RevealedLine } from "./code-viewer";
 import { type EditSession, isDirty } from "./edit-session";
 import { FilesSidebar } from "./files-sidebar";
 import { PreviewPane } from "./preview-pane";
-import { type WorkspaceLayout, WorkspaceHeader } from "./workspace-header";
+import { type CompactTab, WorkspaceHeader, type WorkspaceLayout } from "./workspace-header";
+
+/**
+ * Below this width files, code, preview and the agent side by side would leave each a sliver
+ * (a 190 px preview at 1024 px), so the workspace shows one of them at a time, as tabs.
+ */
+const compactQuery = "(max-width: 1199px)";
 
 /** The file shown first: the app's main component when there is one. */
 const preferredFirstFile = "src/App.tsx";
@@ -47,6 +54,8 @@ export function Workspace({ appId }: { appId: string }) {
   const [historyOpen, setHistoryOpen] = useState(false);
   const [filesCollapsed, setFilesCollapsed] = useState(false);
   const [revealed, setRevealed] = useState<(RevealedLine & { path: string }) | null>(null);
+  const compact = useMediaQuery(compactQuery);
+  const [tab, setTab] = useState<CompactTab>("agent");
 
   const fileList = files.data?.files ?? [];
   const path =
@@ -79,6 +88,7 @@ export function Workspace({ appId }: { appId: string }) {
 
   const openFile = (next: string, line?: number) => {
     if (layout === "preview") setLayout("split");
+    if (compact) setTab("code");
     setRevealed(line ? { path: next, line, requestedAt: Date.now() } : null);
     if (next === path) return;
     if (dirty) return setPendingDiscard({ kind: "open", path: next });
@@ -130,8 +140,11 @@ export function Workspace({ appId }: { appId: string }) {
     );
   }
 
-  const showCode = layout !== "preview";
-  const showPreview = layout !== "code";
+  // Every pane stays mounted when hidden: the editor keeps its edits, the agent its stream.
+  const showFiles = compact ? tab === "code" : true;
+  const showCode = compact ? tab === "code" : layout !== "preview";
+  const showPreview = compact ? tab === "preview" : layout !== "code";
+  const showAgent = compact ? tab === "agent" : true;
 
   return (
     <div className="flex h-dvh min-h-0 flex-col overflow-hidden" data-testid="workspace">
@@ -139,25 +152,30 @@ export function Workspace({ appId }: { appId: string }) {
         app={app.data}
         layout={layout}
         onLayoutChange={setLayout}
+        compactTab={compact ? tab : null}
+        onCompactTabChange={setTab}
         onOpenHistory={() => setHistoryOpen(true)}
       />
       <div className="flex min-h-0 flex-1">
-        <FilesSidebar
-          appId={appId}
-          draftRevisionId={draftRevisionId}
-          files={files.data?.files}
-          loading={files.isPending}
-          error={files.error}
-          selectedPath={path}
-          dirtyPath={dirty ? (session?.path ?? null) : null}
-          onSelect={(next) => openFile(next)}
-          collapsed={filesCollapsed}
-          onCollapsedChange={setFilesCollapsed}
-        />
+        <div className={showFiles ? "contents" : "hidden"}>
+          <FilesSidebar
+            appId={appId}
+            draftRevisionId={draftRevisionId}
+            files={files.data?.files}
+            loading={files.isPending}
+            error={files.error}
+            selectedPath={path}
+            dirtyPath={dirty ? (session?.path ?? null) : null}
+            onSelect={(next) => openFile(next)}
+            collapsed={filesCollapsed}
+            onCollapsedChange={setFilesCollapsed}
+          />
+        </div>
 
         <main
           className={cn(
             "flex min-h-0 min-w-0 flex-1",
+            !showCode && !showPreview && "hidden",
             resizing && "cursor-col-resize select-none [&_iframe]:pointer-events-none",
           )}
         >
@@ -193,7 +211,10 @@ export function Workspace({ appId }: { appId: string }) {
           </div>
         </main>
 
-        <AgentPanel appId={appId} />
+        <AgentPanel
+          appId={appId}
+          className={cn(compact && "w-auto flex-1 border-l-0", !showAgent && "hidden")}
+        />
       </div>
 
       <HistoryDrawer app={app.data} open={historyOpen} onClose={() => setHistoryOpen(false)} />

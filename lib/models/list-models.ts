@@ -10,8 +10,9 @@ export const modelDiscoveryCacheMs = 10_000;
 
 /** What to tell a person who has no model at all; also the reason on an unavailable Auto. */
 export const addProviderAdvice =
-  "No model is configured. Set OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY, " +
-  "or point OPENAI_COMPATIBLE_BASE_URL at an OpenAI-compatible endpoint (LM Studio, vLLM, " +
+  "No model is configured. Add a provider's key or an OpenAI-compatible endpoint in Settings " +
+  "(/settings), or set OPENAI_API_KEY, ANTHROPIC_API_KEY or GOOGLE_GENERATIVE_AI_API_KEY, or " +
+  "point OPENAI_COMPATIBLE_BASE_URL at an OpenAI-compatible endpoint (LM Studio, vLLM, " +
   "OpenRouter…), and restart Patchwork; or start Ollama on this machine.";
 
 interface CachedDiscovery {
