@@ -3,7 +3,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
-import { authPort, journeyPort as port } from "./e2e/support/servers";
+import {
+  authPort,
+  modelServerPort,
+  journeyPort as port,
+  providersPort,
+} from "./e2e/support/servers";
 import { modelServerEnvironment } from "./test/model-server/model-server-environment";
 
 /**
@@ -17,6 +22,9 @@ process.env.PATCHWORK_E2E_AUTH_DATA_DIR ??= fs.mkdtempSync(
   path.join(os.tmpdir(), "patchwork-e2e-auth-"),
 );
 process.env.PATCHWORK_E2E_AUTH_TOKEN ??= randomBytes(24).toString("hex");
+process.env.PATCHWORK_E2E_PROVIDERS_DATA_DIR ??= fs.mkdtempSync(
+  path.join(os.tmpdir(), "patchwork-e2e-providers-"),
+);
 
 // The project's convention: PATCHWORK_DIST_DIR picks another build folder for parallel runs.
 const distDir = process.env.PATCHWORK_DIST_DIR || ".next";
@@ -25,7 +33,6 @@ const nextStart = (listenPort: number) =>
 // The scripted model server the agent specs run against (`compatible:<scenario>` models; the
 // first is what Auto picks), with the agent panel's own scenarios from e2e/agent-scenarios.
 // Moves with PATCHWORK_E2E_PORT too, so two checkouts can run the suite side by side.
-const modelServerPort = port + 10;
 const modelEnvironment = modelServerEnvironment(`http://127.0.0.1:${modelServerPort}/v1`, [
   "happy-path",
   "patch-retry",
@@ -33,6 +40,7 @@ const modelEnvironment = modelServerEnvironment(`http://127.0.0.1:${modelServerP
   "text-only",
   "agent-slow-reply",
   "agent-many-tools",
+  "agent-outage",
   "codex-edit-heading",
   "opencode-edit-heading",
 ]);
@@ -129,6 +137,22 @@ export default defineConfig({
         ...serverEnvironment,
         PATCHWORK_DATA_DIR: process.env.PATCHWORK_E2E_AUTH_DATA_DIR,
         PATCHWORK_AUTH_TOKEN: process.env.PATCHWORK_E2E_AUTH_TOKEN,
+      },
+    },
+    {
+      // No provider in its environment: the settings spec adds the scripted model server there.
+      command: nextStart(providersPort),
+      url: `http://127.0.0.1:${providersPort}/api/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        ...serverEnvironment,
+        ...modelServerEnvironment("", []),
+        OPENAI_COMPATIBLE_BASE_URL: "",
+        PATCHWORK_DATA_DIR: process.env.PATCHWORK_E2E_PROVIDERS_DATA_DIR,
+        PATCHWORK_AUTH_TOKEN: "",
       },
     },
   ],

@@ -149,7 +149,7 @@ export function PreviewPane({
         <div
           className={cn(
             "relative h-full",
-            framePixels !== null && "mx-auto border-x border-zinc-200 bg-white shadow-sm",
+            framePixels !== null && "mx-auto bg-white shadow-sm ring-1 ring-zinc-200",
           )}
           style={framePixels !== null ? { width: framePixels } : undefined}
           data-testid="preview-viewport"

@@ -275,7 +275,13 @@ async function handle({
 
   if (step.status !== undefined) {
     const attemptKey = createHash("sha256")
-      .update(JSON.stringify([request_.model, context.stepIndex, request_.conversation]))
+      .update(
+        JSON.stringify(
+          step.status_scope === "model"
+            ? [request_.model, context.stepIndex]
+            : [request_.model, context.stepIndex, request_.conversation],
+        ),
+      )
       .digest("hex");
     const attempts = failedAttempts.get(attemptKey) ?? 0;
     if (step.status_attempts === undefined || attempts < step.status_attempts) {

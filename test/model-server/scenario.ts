@@ -45,6 +45,12 @@ export const stepSchema = z.strictObject({
    * normally; every attempt fails when absent. A retry repeats the request, so it is counted.
    */
   status_attempts: z.number().int().positive().optional(),
+  /**
+   * What `status_attempts` counts: attempts with the same conversation (the default: a fresh
+   * run fails again), or every attempt at this step of this model (`model`: a second run — a
+   * Retry, whose conversation includes the failed turn — finds the outage over).
+   */
+  status_scope: z.enum(["conversation", "model"]).optional(),
   /** Sent as `retry-after` (seconds) and `retry-after-ms` with an error status. */
   retry_after_s: z.number().nonnegative().optional(),
   error_message: z.string().optional(),
