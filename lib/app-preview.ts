@@ -21,10 +21,21 @@ export async function buildRevisionPreview(
 /** The sandboxed HTML document for a revision: the app, or its build errors as an overlay. */
 export async function renderRevisionDocument(
   db: Executor,
-  input: { appId: string; revisionId?: string | null; title?: string },
+  input: {
+    appId: string;
+    revisionId?: string | null;
+    title?: string;
+    /** The draft preview reports runtime errors to the builder; a published app does not. */
+    reportRuntimeErrors?: boolean;
+  },
 ): Promise<Response> {
   const { build, indexHtml } = await buildRevisionPreview(db, input);
-  const document = renderPreviewDocument({ build, indexHtml, title: input.title });
+  const document = renderPreviewDocument({
+    build,
+    indexHtml,
+    title: input.title,
+    reportRuntimeErrors: input.reportRuntimeErrors,
+  });
   return new Response(document.html, {
     status: 200,
     headers: document.headers,

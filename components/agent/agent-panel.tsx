@@ -3,7 +3,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Bot, CircleAlert, History, Info, SquarePen, X } from "lucide-react";
 import Link from "next/link";
-import { useCallback, useEffect, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { errorMessage } from "@/components/api-client";
 import type { Checkpoint } from "@/components/api-types";
 import { checkpointsQuery } from "@/components/queries";
@@ -36,7 +36,16 @@ interface RestoreRequest {
  * streaming replies and tool rows, the composer with the model picker, checkpoints and diffs.
  * Its height is the column's: long conversations scroll inside it and never grow the page.
  */
-export function AgentPanel({ appId, className }: { appId: string; className?: string }) {
+export function AgentPanel({
+  appId,
+  className,
+  request,
+}: {
+  appId: string;
+  className?: string;
+  /** Words to send as a message from elsewhere in the workspace (Fix with agent); `id` repeats it. */
+  request?: { id: number; text: string } | null;
+}) {
   const queryClient = useQueryClient();
   const [seed, setSeed] = useState<{ text: string } | null>(null);
   const conversation = useAgentConversation(appId, {
@@ -126,6 +135,16 @@ export function AgentPanel({ appId, className }: { appId: string; className?: st
   };
 
   const error = conversation.submitError;
+
+  // A request from the workspace is sent like a typed message (queued if a run is going).
+  const submitReference = useRef(submit);
+  submitReference.current = submit;
+  const handledRequest = useRef<number | null>(null);
+  useEffect(() => {
+    if (!request || handledRequest.current === request.id || conversation.runs.isPending) return;
+    handledRequest.current = request.id;
+    void submitReference.current(request.text, []);
+  }, [request, conversation.runs.isPending]);
 
   return (
     <aside

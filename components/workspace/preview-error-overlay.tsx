@@ -1,6 +1,6 @@
 "use client";
 
-import { AlertTriangle, ChevronDown, CircleAlert, TriangleAlert } from "lucide-react";
+import { AlertTriangle, ChevronDown, CircleAlert, TriangleAlert, Wand2 } from "lucide-react";
 import { useState } from "react";
 import type { PreviewDiagnostic } from "@/components/api-types";
 import { Button } from "@/components/ui/button";
@@ -21,9 +21,15 @@ export function diagnosticLocation(diagnostic: PreviewDiagnostic): string | null
 export function PreviewErrorOverlay({
   diagnostics,
   onOpenFile,
+  kind = "build",
+  onFix,
 }: {
   diagnostics: PreviewDiagnostic[];
   onOpenFile: (path: string, line?: number) => void;
+  /** `build`: the bundle failed; `runtime`: it built, and the running app reported errors. */
+  kind?: "build" | "runtime";
+  /** Starts an agent run whose input carries these errors. */
+  onFix?: () => void;
 }) {
   const [minimized, setMinimized] = useState(false);
   const errors = diagnostics.filter((diagnostic) => diagnostic.severity === "error").length;
@@ -40,7 +46,7 @@ export function PreviewErrorOverlay({
         data-testid="preview-error-pill"
       >
         <AlertTriangle className="size-3.5" aria-hidden="true" />
-        Build failed · {summary}
+        {kind === "build" ? "Build failed" : "Runtime errors"} · {summary}
       </button>
     );
   }
@@ -49,7 +55,7 @@ export function PreviewErrorOverlay({
     <div
       className="absolute inset-0 z-10 flex items-start justify-center overflow-y-auto bg-zinc-950/40 p-4 backdrop-blur-[2px] sm:p-8"
       role="alert"
-      data-testid="preview-error-overlay"
+      data-testid={kind === "build" ? "preview-error-overlay" : "preview-runtime-overlay"}
     >
       <div className="w-full max-w-2xl overflow-hidden rounded-xl border border-rose-200 bg-white shadow-2xl">
         <div className="flex items-center gap-3 border-b border-rose-100 bg-rose-50 px-4 py-3">
@@ -57,17 +63,32 @@ export function PreviewErrorOverlay({
             <AlertTriangle className="size-4" aria-hidden="true" />
           </span>
           <div className="min-w-0 flex-1">
-            <h3 className="text-sm font-semibold text-rose-900">The preview didn’t build</h3>
+            <h3 className="text-sm font-semibold text-rose-900">
+              {kind === "build" ? "The preview didn’t build" : "The app hit errors while running"}
+            </h3>
             <p className="text-xs text-rose-700">
-              {summary}. Fix {errors === 1 || diagnostics.length === 1 ? "it" : "them"} and save to
-              rebuild.
+              {summary}.{" "}
+              {kind === "build"
+                ? `Fix ${errors === 1 || diagnostics.length === 1 ? "it" : "them"} and save to rebuild.`
+                : "It built, but what you see may be broken or blank."}
             </p>
           </div>
+          {onFix ? (
+            <Button
+              size="sm"
+              variant="primary"
+              onClick={onFix}
+              data-testid="preview-fix-with-agent"
+            >
+              <Wand2 />
+              Fix with agent
+            </Button>
+          ) : null}
           <Button
             size="sm"
             variant="ghost"
             onClick={() => setMinimized(true)}
-            aria-label="Minimize build errors"
+            aria-label={kind === "build" ? "Minimize build errors" : "Minimize runtime errors"}
           >
             <ChevronDown />
             Hide
@@ -121,4 +142,20 @@ export function PreviewErrorOverlay({
       </div>
     </div>
   );
+}
+
+/** The words a "Fix with agent" run starts from: every problem with its place. */
+export function describeProblemsForAgent(
+  kind: "build" | "runtime",
+  diagnostics: PreviewDiagnostic[],
+): string {
+  const lines = diagnostics.map((diagnostic, index) => {
+    const location = diagnosticLocation(diagnostic);
+    return `${index + 1}. ${location ? `${location}: ` : ""}${diagnostic.message}`;
+  });
+  const heading =
+    kind === "build"
+      ? "The preview does not build. Fix these errors:"
+      : "The preview builds, but the running app reports these errors. Find the cause and fix it:";
+  return `${heading}\n\n${lines.join("\n")}`;
 }

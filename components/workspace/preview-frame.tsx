@@ -1,8 +1,9 @@
 "use client";
 
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { cn } from "@/components/ui/class-names";
 import { Spinner } from "@/components/ui/spinner";
+import { type PreviewErrorMessage, parsePreviewErrorMessage } from "./preview-messages";
 
 /**
  * The app's own code runs here. No `allow-same-origin`: the document gets an opaque origin, so
@@ -24,11 +25,17 @@ export function PreviewFrame({
   src,
   reloadCount,
   title,
+  onRuntimeError,
+  onFrameLoad,
 }: {
   src: string;
   /** Bump to load the same src again. */
   reloadCount: number;
   title: string;
+  /** An error the app reported from one of this component's frames, with that frame's load. */
+  onRuntimeError?: (error: PreviewErrorMessage, load: { src: string; frameId: number }) => void;
+  /** A frame finished loading its document. */
+  onFrameLoad?: (load: { src: string; frameId: number }) => void;
 }) {
   const [frames, setFrames] = useState<Frame[]>([{ id: 0, src, loaded: false }]);
   const [requested, setRequested] = useState({ src, reloadCount });
@@ -42,6 +49,28 @@ export function PreviewFrame({
       { id: (current.at(-1)?.id ?? 0) + 1, src, loaded: false },
     ]);
   }
+
+  // Messages count only when they come from one of our own frames' windows: anything else on
+  // the page (another tab's opener, an extension, a frame the app opened) is ignored.
+  const frameElements = useRef(new Map<number, HTMLIFrameElement>());
+  const framesReference = useRef(frames);
+  framesReference.current = frames;
+  const onRuntimeErrorReference = useRef(onRuntimeError);
+  onRuntimeErrorReference.current = onRuntimeError;
+  useEffect(() => {
+    const onMessage = (event: MessageEvent) => {
+      if (event.source === null) return;
+      for (const [frameId, element] of frameElements.current) {
+        if (element.contentWindow !== event.source) continue;
+        const frame = framesReference.current.find((candidate) => candidate.id === frameId);
+        const error = parsePreviewErrorMessage(event.data);
+        if (frame && error) onRuntimeErrorReference.current?.(error, { src: frame.src, frameId });
+        return;
+      }
+    };
+    window.addEventListener("message", onMessage);
+    return () => window.removeEventListener("message", onMessage);
+  }, []);
 
   // Until the first document loads, no frame shows and the placeholder behind them does.
   const visibleId = [...frames].reverse().find((frame) => frame.loaded)?.id;
@@ -76,12 +105,19 @@ export function PreviewFrame({
         return (
           <iframe
             key={frame.id}
+            ref={(element) => {
+              if (element) frameElements.current.set(frame.id, element);
+              else frameElements.current.delete(frame.id);
+            }}
             src={frame.src}
             title={title}
             sandbox={previewSandbox}
             // The builder's URL (with the app id) stays out of the app's reach.
             referrerPolicy="no-referrer"
-            onLoad={() => onLoad(frame.id)}
+            onLoad={() => {
+              onLoad(frame.id);
+              onFrameLoad?.({ src: frame.src, frameId: frame.id });
+            }}
             aria-hidden={visible ? undefined : true}
             tabIndex={visible ? undefined : -1}
             className={cn(

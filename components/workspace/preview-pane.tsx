@@ -10,8 +10,10 @@ import { Button } from "@/components/ui/button";
 import { cn } from "@/components/ui/class-names";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { Spinner } from "@/components/ui/spinner";
-import { PreviewErrorOverlay } from "./preview-error-overlay";
+import { describeProblemsForAgent, PreviewErrorOverlay } from "./preview-error-overlay";
 import { PreviewFrame } from "./preview-frame";
+import { runtimeErrorKindLabels } from "./preview-messages";
+import { type RuntimeError, useRuntimeErrors } from "./use-runtime-errors";
 
 export type PreviewWidth = "mobile" | "tablet" | "desktop";
 
@@ -27,10 +29,13 @@ export function PreviewPane({
   appId,
   draftRevisionId,
   onOpenFile,
+  onFixWithAgent,
 }: {
   appId: string;
   draftRevisionId: string | null;
   onOpenFile: (path: string, line?: number) => void;
+  /** Starts an agent run with these words (the errors and where they are). */
+  onFixWithAgent?: (input: string) => void;
 }) {
   const [reloadCount, setReloadCount] = useState(0);
   const [width, setWidth] = useState<PreviewWidth>("desktop");
@@ -40,6 +45,10 @@ export function PreviewPane({
     enabled: !!draftRevisionId,
   });
   const src = draftRevisionId ? previewUrl(appId, draftRevisionId) : null;
+  const runtime = useRuntimeErrors(appId);
+  const runtimeErrors = src ? runtime.errorsFor(src) : [];
+  const runtimeDiagnostics = runtimeErrors.map(toDiagnostic);
+  const buildFailed = status.data !== undefined && !status.data.ok;
 
   const reload = () => {
     setReloadCount((count) => count + 1);
@@ -70,6 +79,15 @@ export function PreviewPane({
                 {isApiError(status.error, "NOT_FOUND")
                   ? "Build status unavailable"
                   : "Couldn’t get the build status"}
+              </span>
+            </>
+          ) : status.data.ok && runtimeErrors.length > 0 ? (
+            <>
+              <span className="size-2 shrink-0 rounded-full bg-rose-500" aria-hidden="true" />
+              <span className="truncate text-rose-700" data-testid="preview-runtime-status">
+                Built, but{" "}
+                {runtimeErrors.length === 1 ? "an error" : `${runtimeErrors.length} errors`} while
+                running
               </span>
             </>
           ) : status.data.ok ? (
@@ -155,16 +173,52 @@ export function PreviewPane({
           data-testid="preview-viewport"
           data-width={width}
         >
-          {src ? <PreviewFrame src={src} reloadCount={reloadCount} title="App preview" /> : null}
+          {src ? (
+            <PreviewFrame
+              src={src}
+              reloadCount={reloadCount}
+              title="App preview"
+              onRuntimeError={runtime.report}
+              onFrameLoad={runtime.loaded}
+            />
+          ) : null}
         </div>
-        {status.data && !status.data.ok ? (
+        {status.data && buildFailed ? (
           <PreviewErrorOverlay
             key={status.data.revision_id}
             diagnostics={status.data.diagnostics}
             onOpenFile={onOpenFile}
+            onFix={
+              onFixWithAgent
+                ? () => onFixWithAgent(describeProblemsForAgent("build", status.data.diagnostics))
+                : undefined
+            }
+          />
+        ) : runtimeDiagnostics.length > 0 && src ? (
+          <PreviewErrorOverlay
+            key={src}
+            kind="runtime"
+            diagnostics={runtimeDiagnostics}
+            onOpenFile={onOpenFile}
+            onFix={
+              onFixWithAgent
+                ? () => onFixWithAgent(describeProblemsForAgent("runtime", runtimeDiagnostics))
+                : undefined
+            }
           />
         ) : null}
       </div>
     </section>
   );
+}
+
+/** A runtime error in the overlay's terms: its kind and message, at its place in the app. */
+function toDiagnostic(error: RuntimeError) {
+  return {
+    file: error.location?.file ?? null,
+    line: error.location?.line ?? null,
+    column: error.location?.column ?? null,
+    message: `${runtimeErrorKindLabels[error.kind]}: ${error.message}`,
+    severity: "error" as const,
+  };
 }

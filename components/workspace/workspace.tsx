@@ -56,6 +56,11 @@ export function Workspace({ appId }: { appId: string }) {
   const [revealed, setRevealed] = useState<(RevealedLine & { path: string }) | null>(null);
   const compact = useMediaQuery(compactQuery);
   const [tab, setTab] = useState<CompactTab>("agent");
+  const [agentRequest, setAgentRequest] = useState<{ id: number; text: string } | null>(null);
+  const fixWithAgent = (text: string) => {
+    setAgentRequest({ id: Date.now(), text });
+    if (compact) setTab("agent");
+  };
 
   const fileList = files.data?.files ?? [];
   const path =
@@ -207,12 +212,18 @@ export function Workspace({ appId }: { appId: string }) {
             />
           ) : null}
           <div className={cn("min-h-0 min-w-0 flex-1", showPreview ? "flex" : "hidden")}>
-            <PreviewPane appId={appId} draftRevisionId={draftRevisionId} onOpenFile={openFile} />
+            <PreviewPane
+              appId={appId}
+              draftRevisionId={draftRevisionId}
+              onOpenFile={openFile}
+              onFixWithAgent={fixWithAgent}
+            />
           </div>
         </main>
 
         <AgentPanel
           appId={appId}
+          request={agentRequest}
           className={cn(compact && "w-auto flex-1 border-l-0", !showAgent && "hidden")}
         />
       </div>

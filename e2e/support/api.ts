@@ -34,4 +34,14 @@ export class PatchworkApi {
     expect(response.status()).toBe(200);
     return (await response.json()).content;
   }
+
+  /** Saves a file on the draft head, as the editor's Save would. */
+  async saveFile(appId: string, path: string, content: string): Promise<string> {
+    const app = await (await this.getApp(appId)).json();
+    const response = await this.request.put(`/api/apps/${appId}/files/${path}`, {
+      data: { content, base_revision_id: app.app.draft_revision_id },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    return (await response.json()).revision.id;
+  }
 }

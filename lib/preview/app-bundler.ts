@@ -19,6 +19,8 @@ const entryInput = `${previewNamespaces.entry}:index.html`;
 /** What one bundling pass produced, before it becomes a cached PreviewBuild. */
 export interface BundleOutcome {
   js: string | null;
+  /** The script bundle's source map (JSON), to place runtime errors in the app's own files. */
+  sourceMap?: string | null;
   css: string | null;
   diagnostics: PreviewDiagnostic[];
   entry: string;
@@ -74,7 +76,7 @@ export class AppBundler {
     const startedAt = performance.now();
     const plan = planPreviewEntry(files);
     const finish = (
-      outcome: Pick<BundleOutcome, "js" | "css" | "diagnostics" | "incremental">,
+      outcome: Pick<BundleOutcome, "js" | "css" | "diagnostics" | "incremental" | "sourceMap">,
     ): BundleOutcome => ({
       ...outcome,
       entry: plan.entry,
@@ -111,11 +113,13 @@ export class AppBundler {
       toPreviewDiagnostic(message, "warning", this.builderRoot),
     );
     const js = result.outputFiles.find((file) => file.path.endsWith(".js"))?.text ?? "";
+    const sourceMap =
+      result.outputFiles.find((file) => file.path.endsWith(".js.map"))?.text ?? null;
     // CSS modules are compiled with the script bundle; Tailwind never sees them.
     const moduleCss = result.outputFiles.find((file) => file.path.endsWith(".css"))?.text ?? "";
     const stylesheets = stylesheetsInImportOrder(result.metafile, entryInput);
     if (stylesheets.length === 0) {
-      return finish({ js, css: moduleCss || null, diagnostics, incremental });
+      return finish({ js, sourceMap, css: moduleCss || null, diagnostics, incremental });
     }
     const stylesheet = await this.bundleStylesheets(files, stylesheets);
     diagnostics.push(...stylesheet.diagnostics);
@@ -128,6 +132,7 @@ export class AppBundler {
       });
       return finish({
         js,
+        sourceMap,
         css: moduleCss ? `${css}\n${moduleCss}` : css,
         diagnostics,
         incremental,
@@ -209,6 +214,10 @@ export function previewScriptOptions(
     define: { "process.env.NODE_ENV": '"production"' },
     minify: true,
     legalComments: "none",
+    // Kept beside the bundle (no comment in it): runtime errors are mapped back to the app's
+    // files with it, in the builder's overlay and in the agent's browser check.
+    sourcemap: "external",
+    sourcesContent: false,
     // The import graph orders the stylesheets bundled apart for Tailwind.
     metafile: true,
     plugins: [createVirtualFilesPlugin({ builderRoot, mode: "script", state })],

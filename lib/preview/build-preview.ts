@@ -79,6 +79,7 @@ export function createPreviewBuilder(options: PreviewBuilderOptions = {}): Previ
       ok: outcome.js !== null && !hasErrors,
       key: input.key,
       js: outcome.js,
+      sourceMap: outcome.js === null ? null : (outcome.sourceMap ?? null),
       css: outcome.css,
       diagnostics: outcome.diagnostics,
       builtAt: new Date().toISOString(),

@@ -41,6 +41,7 @@ const failedBuild: PreviewBuild = {
   ok: false,
   key: "failed",
   js: null,
+  sourceMap: null,
   css: null,
   entry: "src/main.tsx",
   builtAt: new Date(0).toISOString(),
@@ -122,6 +123,36 @@ describe("renderPreviewDocument", () => {
     });
   });
 
+  it("runs the runtime error reporter before the draft's bundle, by hash, knowing the bundle's line", () => {
+    const { html, headers } = renderPreviewDocument({
+      build: starter,
+      indexHtml: starterTemplateFiles["index.html"],
+      reportRuntimeErrors: true,
+    });
+    const scripts = inlineContents(html, "script");
+    const reporter = scripts.find((script) => script.includes("patchwork:preview-error"));
+    const bundle = scripts.find((script) => script.includes(starter.js as string));
+    expect(reporter).toBeDefined();
+    expect(reporter).not.toContain("\n");
+    expect(html.indexOf(reporter as string)).toBeLessThan(html.indexOf(bundle as string));
+    const scriptSources = directives(headers["Content-Security-Policy"]).get("script-src");
+    expect(scriptSources).toEqual(
+      expect.arrayContaining([hashOf(reporter as string), hashOf(bundle as string)]),
+    );
+    // The constant is the document line the bundle's first line is on.
+    const bundleLine = Number(/const bundleLine = (\d+);/.exec(reporter as string)?.[1]);
+    const bundleStart = html.indexOf(starter.js as string);
+    expect(html.slice(0, bundleStart).split("\n").length).toBe(bundleLine);
+    expect(html[bundleStart - 1]).toBe("\n");
+
+    // A published document reports nothing.
+    const published = renderPreviewDocument({
+      build: starter,
+      indexHtml: starterTemplateFiles["index.html"],
+    });
+    expect(published.html).not.toContain("patchwork:preview-error");
+  });
+
   it("writes a whole document around #root when the app has no index.html", () => {
     const { html } = renderPreviewDocument({ build: starter, title: "My <app>" });
     expect(html).toMatch(/^<!doctype html>/);
@@ -150,7 +181,8 @@ describe("renderPreviewDocument", () => {
     const build = { ...starter, js: 'console.log("</script><script>alert(1)</script>");' };
     const { html, headers } = renderPreviewDocument({ build });
     const scripts = inlineContents(html, "script");
-    expect(scripts).toEqual(['console.log("<\\/script><script>alert(1)<\\/script>");']);
+    // The bundle starts on a line of its own (so its columns are the document's).
+    expect(scripts).toEqual(['\nconsole.log("<\\/script><script>alert(1)<\\/script>");']);
     expect(directives(headers["Content-Security-Policy"]).get("script-src")).toEqual([
       hashOf(scripts[0]),
     ]);

@@ -7,6 +7,7 @@ import {
 import { errorOverlayBody, errorOverlayStyles, escapeHtml } from "./error-overlay";
 import { blankOutComments, findLocalAssets, parseAttributes } from "./index-html";
 import type { PreviewBuild } from "./preview-types";
+import { runtimeErrorReporter } from "./runtime-error-reporter";
 
 /** A complete preview page and the headers it must be served with. */
 export interface PreviewDocument {
@@ -28,6 +29,11 @@ export function renderPreviewDocument(input: {
   build: PreviewBuild;
   indexHtml?: string;
   title?: string;
+  /**
+   * The draft preview: run the reporter that tells the builder about runtime errors. Never for
+   * a published app, which reports nothing to anyone.
+   */
+  reportRuntimeErrors?: boolean;
 }): PreviewDocument {
   const { build } = input;
   if (!build.ok || build.js === null) return renderErrorOverlay(build, input.title);
@@ -39,7 +45,8 @@ export function renderPreviewDocument(input: {
 
   const assets = findLocalAssets(source);
   const firstScript = assets.find((asset) => asset.kind === "module-script");
-  const scriptTag = `<script type="module">${script}</script>`;
+  // The bundle starts on a line of its own, so its columns are the document's.
+  const scriptTag = `<script type="module">\n${script}</script>`;
   let html = source;
   // From the end, so earlier offsets stay valid while splicing.
   for (const asset of [...assets].reverse()) {
@@ -52,8 +59,20 @@ export function renderPreviewDocument(input: {
     html = insertBefore(html, /<\/head\s*>/i, `<title>${escapeHtml(input.title)}</title>`);
   }
 
+  let reporter: string | null = null;
+  if (input.reportRuntimeErrors) {
+    // One line, inserted before the bundle: the bundle's line number does not move.
+    html = insertBefore(html, /<\/head\s*>/i, `<script>${runtimeErrorReporter(0)}</script>`);
+    const bundleLine = lineOf(html, html.indexOf(scriptTag)) + 1;
+    reporter = runtimeErrorReporter(bundleLine);
+    html = html.replace(
+      `<script>${runtimeErrorReporter(0)}</script>`,
+      () => `<script>${reporter}</script>`,
+    );
+  }
+
   const contentSecurityPolicy = previewContentSecurityPolicy({
-    scriptHashes: [script, ...appScripts].map(sha256Source),
+    scriptHashes: [`\n${script}`, ...(reporter ? [reporter] : []), ...appScripts].map(sha256Source),
     styleHashes: [...(style === null ? [] : [style]), ...appStyles].map(sha256Source),
   });
   return { html, headers: previewResponseHeaders(contentSecurityPolicy) };
@@ -112,4 +131,17 @@ function fallbackIndexHtml(title: string | undefined): string {
     `<title>${escapeHtml(title ?? "Preview")}</title>\n</head>\n` +
     '<body>\n<div id="root"></div>\n</body>\n</html>\n'
   );
+}
+
+/** The one-based line of a document offset. */
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (
+    let index = text.indexOf("\n");
+    index !== -1 && index < offset;
+    index = text.indexOf("\n", index + 1)
+  ) {
+    line += 1;
+  }
+  return line;
 }

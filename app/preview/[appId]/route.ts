@@ -15,5 +15,9 @@ const querySchema = z.object({ revision: uuidSchema.optional() });
 export const GET = route<{ appId: string }>(async (request, { params }) => {
   const { appId } = parseWith(z.object({ appId: uuidSchema }), params, "path");
   const query = parseSearchParams(request, querySchema);
-  return renderRevisionDocument(await getDatabase(), { appId, revisionId: query.revision });
+  return renderRevisionDocument(await getDatabase(), {
+    appId,
+    revisionId: query.revision,
+    reportRuntimeErrors: true,
+  });
 });
