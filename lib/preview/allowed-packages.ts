@@ -15,6 +15,18 @@ export const allowedPreviewPackages = [
 const allowed = new Set<string>(allowedPreviewPackages);
 
 /**
+ * The packages the builder provides itself, whatever version an app's package.json names: one
+ * copy of React for every app, and the starter's libraries with no install.
+ */
+export const providedPackageNames: ReadonlySet<string> = new Set([
+  "react",
+  "react-dom",
+  "lucide-react",
+  "clsx",
+  "tailwind-merge",
+]);
+
+/**
  * Allowed packages esbuild resolves by itself from the builder root. lucide-react is not among
  * them: the plugin replaces its entry with a module of just the icons the app imports.
  */
@@ -32,11 +44,11 @@ export function isTailwindStylesheetImport(specifier: string): boolean {
   return specifier === "tailwindcss" || specifier.startsWith("tailwindcss/");
 }
 
-/** The message for an import outside the allow-list; it names what is allowed so it can be fixed. */
+/** The message for a bare import of a package the app has not declared; it says how to add it. */
 export function forbiddenImportMessage(specifier: string): string {
   return (
-    `"${specifier}" cannot be imported in the preview: only these packages are available: ` +
-    `${allowedPreviewPackages.join(", ")} (and "tailwindcss" from CSS). ` +
-    "Use one of them or a relative import of a file in the app."
+    `"${specifier}" is not installed. Add it to "dependencies" in package.json (for example ` +
+    `"${specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]}": "^1.0.0") and the preview installs it; ` +
+    `${allowedPreviewPackages.join(", ")} are always available (and "tailwindcss" from CSS).`
   );
 }

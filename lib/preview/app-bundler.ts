@@ -9,6 +9,7 @@ import { compileTailwindStylesheet, tailwindErrorDiagnostic } from "./tailwind-s
 import type { VirtualFiles } from "./virtual-files";
 import {
   createVirtualFilesPlugin,
+  type InstalledPackages,
   previewEntryPoint,
   previewNamespaces,
   type VirtualBuildState,
@@ -17,6 +18,12 @@ import {
 const entryInput = `${previewNamespaces.entry}:index.html`;
 
 /** What one bundling pass produced, before it becomes a cached PreviewBuild. */
+/** The app's declared packages for one build: installed, or why they could not be. */
+export interface PackagesForBuild {
+  installed: InstalledPackages | null;
+  diagnostics: PreviewDiagnostic[];
+}
+
 export interface BundleOutcome {
   js: string | null;
   /** The script bundle's source map (JSON), to place runtime errors in the app's own files. */
@@ -44,8 +51,11 @@ export class AppBundler {
   constructor(private readonly builderRoot: string) {}
 
   /** Bundles `files` after any bundle already running; rejects only on unexpected failures. */
-  bundle(files: VirtualFiles): Promise<BundleOutcome> {
-    const run = this.queue.then(() => this.bundleNow(files));
+  bundle(
+    files: VirtualFiles,
+    packages: PackagesForBuild = { installed: null, diagnostics: [] },
+  ): Promise<BundleOutcome> {
+    const run = this.queue.then(() => this.bundleNow(files, packages));
     this.queue = run.catch(() => {});
     return run;
   }
@@ -62,17 +72,20 @@ export class AppBundler {
     return disposal;
   }
 
-  private async bundleNow(files: VirtualFiles): Promise<BundleOutcome> {
+  private async bundleNow(files: VirtualFiles, packages: PackagesForBuild): Promise<BundleOutcome> {
     if (this.disposed) throw new Error("This preview bundler was disposed.");
     try {
-      return await this.bundleFiles(files);
+      return await this.bundleFiles(files, packages);
     } finally {
       // The context only reads files during a bundle; holding them longer only costs memory.
       this.state = null;
     }
   }
 
-  private async bundleFiles(files: VirtualFiles): Promise<BundleOutcome> {
+  private async bundleFiles(
+    files: VirtualFiles,
+    packages: PackagesForBuild,
+  ): Promise<BundleOutcome> {
     const startedAt = performance.now();
     const plan = planPreviewEntry(files);
     const finish = (
@@ -82,11 +95,16 @@ export class AppBundler {
       entry: plan.entry,
       durationMs: performance.now() - startedAt,
     });
-    if (plan.diagnostics.length > 0) {
-      return finish({ js: null, css: null, diagnostics: plan.diagnostics, incremental: false });
+    if (plan.diagnostics.length > 0 || packages.diagnostics.length > 0) {
+      return finish({
+        js: null,
+        css: null,
+        diagnostics: [...packages.diagnostics, ...plan.diagnostics],
+        incremental: false,
+      });
     }
 
-    this.state = { files, entrySource: plan.entrySource };
+    this.state = { files, entrySource: plan.entrySource, packages: packages.installed };
     const incremental = this.context !== null;
     this.context ??= this.createContext();
     let result: esbuild.BuildResult<{ write: false; metafile: true }>;

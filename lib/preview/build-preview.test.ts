@@ -65,7 +65,7 @@ describe("buildPreview", () => {
     expect(build.diagnostics[0].message).toMatch(/"h3".*"h2"/);
   });
 
-  it("refuses an import outside the allow-list, naming every allowed package, at the import", async () => {
+  it("refuses an import of a package the app has not declared, saying how to add it, at the import", async () => {
     const build = await builder.build({
       key: nextKey("forbidden"),
       files: starterWith({
@@ -81,6 +81,7 @@ describe("buildPreview", () => {
       severity: "error",
     });
     expect(diagnostic.message).toContain('"lodash"');
+    expect(diagnostic.message).toContain('Add it to "dependencies" in package.json');
     for (const name of allowedPreviewPackages) expect(diagnostic.message).toContain(name);
   });
 

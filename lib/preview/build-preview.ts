@@ -1,6 +1,10 @@
 import "server-only";
-import { AppBundler } from "./app-bundler";
+import path from "node:path";
+import { providedPackageNames } from "./allowed-packages";
+import { AppBundler, type PackagesForBuild } from "./app-bundler";
+import { readAppDependencies } from "./app-dependencies";
 import { BoundedLru } from "./bounded-lru";
+import { PackageInstaller } from "./package-installer";
 import type { PreviewBuild, PreviewBuildInput } from "./preview-types";
 import { VirtualFiles } from "./virtual-files";
 
@@ -12,6 +16,11 @@ export interface PreviewBuilderOptions {
   maxCachedBuilds?: number;
   /** Live esbuild contexts, one per app; the least recently used is disposed (default 8). */
   maxContexts?: number;
+  /**
+   * Installs the npm packages an app declares in package.json; without it, a declared package
+   * that the builder does not provide is a build error.
+   */
+  packageInstaller?: PackageInstaller;
 }
 
 /** Counters that make caching and incremental rebuilds observable in tests and benchmarks. */
@@ -70,8 +79,40 @@ export function createPreviewBuilder(options: PreviewBuilderOptions = {}): Previ
     return bundler;
   };
 
+  const packagesFor = async (files: VirtualFiles): Promise<PackagesForBuild> => {
+    const declared = readAppDependencies(files.readText("package.json"), providedPackageNames);
+    const names = Object.keys(declared.packages);
+    if (declared.diagnostics.length > 0 || names.length === 0) {
+      return { installed: null, diagnostics: declared.diagnostics };
+    }
+    const installer = options.packageInstaller;
+    if (!installer) {
+      return {
+        installed: null,
+        diagnostics: [
+          {
+            file: "package.json",
+            line: null,
+            column: null,
+            message: `Installing packages is not available here; ${names.join(", ")} cannot be used.`,
+            severity: "error",
+          },
+        ],
+      };
+    }
+    const installed = await installer.ensure(declared.packages);
+    if (!installed.ok) return { installed: null, diagnostics: installed.diagnostics };
+    return {
+      installed: { root: path.dirname(installed.nodeModules), declared: new Set(names) },
+      diagnostics: [],
+    };
+  };
+
   const bundle = async (input: PreviewBuildInput): Promise<PreviewBuild> => {
-    const outcome = await bundlerFor(input).bundle(new VirtualFiles(input.files));
+    const files = new VirtualFiles(input.files);
+    // Installed first: the bundler is picked (and kept from eviction) only once it is needed.
+    const packages = await packagesFor(files);
+    const outcome = await bundlerFor(input).bundle(files, packages);
     counters.bundles += 1;
     if (outcome.incremental) counters.incrementalRebuilds += 1;
     const hasErrors = outcome.diagnostics.some((diagnostic) => diagnostic.severity === "error");
@@ -121,6 +162,14 @@ const globalForPreview = globalThis as typeof globalThis & {
  * The builder lives on globalThis so dev-server module reloads do not leak esbuild contexts.
  */
 export function buildPreview(input: PreviewBuildInput): Promise<PreviewBuild> {
-  globalForPreview.patchworkPreviewBuilder ??= createPreviewBuilder();
+  globalForPreview.patchworkPreviewBuilder ??= createPreviewBuilder({
+    packageInstaller: new PackageInstaller({
+      cacheDirectory: path.resolve(
+        /*turbopackIgnore: true*/ process.env.PATCHWORK_DATA_DIR || ".data",
+        "packages",
+      ),
+      registry: process.env.PATCHWORK_NPM_REGISTRY || undefined,
+    }),
+  });
   return globalForPreview.patchworkPreviewBuilder.build(input);
 }

@@ -13,6 +13,7 @@ import {
   isTailwindStylesheetImport,
   nativelyResolvedPackages,
 } from "./allowed-packages";
+import { packageNameOf } from "./app-dependencies";
 import { bareImportFilterExcept } from "./bare-import-filter";
 import { importedLucideNames, lucideSubsetModule } from "./lucide-icon-imports";
 import { extensionOf, type VirtualFiles } from "./virtual-files";
@@ -27,12 +28,24 @@ export const previewNamespaces = {
 /** The entry point name esbuild is given; the plugin maps it to the synthetic entry module. */
 export const previewEntryPoint = "preview-entry";
 
+/** The npm packages an app declared, installed for this build. */
+export interface InstalledPackages {
+  /** The folder holding their node_modules (a content-addressed cache entry). */
+  root: string;
+  /** The names the app declared; only these may be imported by the app. */
+  declared: ReadonlySet<string>;
+}
+
 /** What the plugin reads during one build; swapped before every rebuild of a context. */
 export interface VirtualBuildState {
   files: VirtualFiles;
   /** The synthetic entry module: imports of index.html's module scripts and stylesheets. */
   entrySource: string;
+  packages?: InstalledPackages | null;
 }
+
+// The builder's own packages, wherever they are imported from (installed packages included).
+const providedPackagePattern = /^(?:react|react-dom|lucide-react|clsx|tailwind-merge)(?:\/.*)?$/;
 
 const loaderByExtension: Record<string, Loader> = {
   ".tsx": "tsx",
@@ -115,6 +128,10 @@ export function createVirtualFilesPlugin(options: {
           return { path: specifier, external: true };
         }
         if (!isAllowedPackageImport(specifier)) {
+          const packages = state().packages;
+          if (packages?.declared.has(packageNameOf(specifier))) {
+            return resolveFromBuilder(build, packages.root, specifier, args.kind);
+          }
           return { errors: [{ text: forbiddenImportMessage(specifier) }] };
         }
         if (specifier === "lucide-react") {
@@ -131,6 +148,14 @@ export function createVirtualFilesPlugin(options: {
         build.onResolve({ filter, namespace: previewNamespaces.app }, resolveFromApp);
         build.onResolve({ filter, namespace: previewNamespaces.entry }, resolveFromApp);
       }
+
+      // An installed package that imports React (or another provided package) gets the
+      // builder's copy: installs skip peers, and two Reacts in one page break hooks.
+      build.onResolve({ filter: providedPackagePattern, namespace: "file" }, (args) => {
+        const packages = state().packages;
+        if (!packages || !args.importer.startsWith(`${packages.root}${path.sep}`)) return undefined;
+        return resolveFromBuilder(build, builderRoot, args.path, args.kind);
+      });
 
       build.onLoad({ filter: /.*/, namespace: previewNamespaces.entry }, () => ({
         contents: state().entrySource,

@@ -94,12 +94,14 @@ function typeCheck(entries) {
   });
   previousProgram = program;
   const diagnostics = [...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()];
+  const declared = declaredPackages(virtual.get(path.join(virtualRoot, "package.json")));
   return diagnostics
     .filter(
       (diagnostic) =>
         diagnostic.file &&
         isVirtual(diagnostic.file.fileName) &&
-        diagnostic.file.fileName !== ambientPath,
+        diagnostic.file.fileName !== ambientPath &&
+        !isDeclaredPackageImport(diagnostic, declared),
     )
     .slice(0, 50)
     .map((diagnostic) => {
@@ -113,6 +115,39 @@ function typeCheck(entries) {
         severity: "error",
       };
     });
+}
+
+/**
+ * The packages the app declares in package.json. They are installed for the preview's bundle,
+ * not here: an import of one is not reported as missing or untyped (the bundler checks that it
+ * resolves), at the price of no types from it.
+ * @param {string | undefined} text
+ */
+function declaredPackages(text) {
+  if (!text) return new Set();
+  try {
+    const dependencies = JSON.parse(text).dependencies;
+    return new Set(
+      dependencies && typeof dependencies === "object" ? Object.keys(dependencies) : [],
+    );
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * TS2307 "Cannot find module 'x'" and TS7016 "Could not find a declaration file for module 'x'"
+ * for a package the app declares.
+ * @param {import("typescript").Diagnostic} diagnostic
+ * @param {Set<string>} declared
+ */
+function isDeclaredPackageImport(diagnostic, declared) {
+  if (diagnostic.code !== 2307 && diagnostic.code !== 7016) return false;
+  const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+  const specifier = /module '([^']+)'/.exec(text)?.[1];
+  if (!specifier) return false;
+  const parts = specifier.split("/");
+  return declared.has(specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]);
 }
 
 parentPort?.on("message", (/** @type {{id: number, files: [string, string][]}} */ message) => {

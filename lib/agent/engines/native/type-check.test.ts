@@ -37,4 +37,15 @@ describe("typeCheckWorkspace", () => {
     const diagnostics = await typeCheckWorkspace(files);
     expect(diagnostics.map((diagnostic) => diagnostic.file)).toEqual(["src/Use.tsx"]);
   });
+
+  it("does not report a package the app declares in package.json as missing; an undeclared one is", async () => {
+    const files = new Map(starter);
+    files.set("src/when.ts", 'import dayjs from "dayjs";\nexport const now = dayjs();\n');
+    const undeclared = await typeCheckWorkspace(files);
+    expect(undeclared.map((diagnostic) => diagnostic.message)).toEqual([
+      expect.stringContaining("TS2307"),
+    ]);
+    files.set("package.json", JSON.stringify({ dependencies: { dayjs: "^1.11.0" } }));
+    expect(await typeCheckWorkspace(files)).toEqual([]);
+  });
 });
