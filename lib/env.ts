@@ -5,6 +5,12 @@ const booleanFlag = z
   .optional()
   .transform((value) => value === "1" || value === "true");
 
+/** On unless set to 0 or false. */
+const booleanFlagOnByDefault = z
+  .enum(["0", "1", "true", "false", ""])
+  .optional()
+  .transform((value) => value !== "0" && value !== "false");
+
 const positiveInteger = (fallback: number) =>
   z.coerce
     .number()
@@ -97,6 +103,24 @@ const environmentSchema = z.object({
   APPS_CODING_AGENT_TOOL_TIMEOUT_S: positiveInteger(120),
   APPS_CODING_AGENT_MESSAGE_BUDGET_CHARS: positiveInteger(60_000),
   APPS_CODING_AGENT_AUTO_VERIFY_PATCH: booleanFlag,
+  /** Every run that changed files ends with a check (bundle, types, the app in Chromium). */
+  APPS_CODING_AGENT_AUTO_VERIFY: booleanFlagOnByDefault,
+  /** How many times a failed end-of-run check is handed back to the engine to fix. */
+  APPS_CODING_AGENT_VERIFY_ATTEMPTS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(10)
+    .optional()
+    .transform((value) => value ?? 2),
+  /** The Chromium the check loads apps in (default: Debian's /usr/bin/chromium). */
+  PATCHWORK_CHROMIUM_PATH: z.string().optional(),
+  /** Another npm registry for app packages (a mirror); npm's default when unset. */
+  PATCHWORK_NPM_REGISTRY: z
+    .string()
+    .url()
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE: booleanFlag,
   APPS_CODING_AGENT_RUN_TIMEOUT_S: positiveInteger(1800),
   APPS_CODING_AGENT_APPROVAL_TIMEOUT_S: positiveInteger(300),

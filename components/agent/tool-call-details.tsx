@@ -3,7 +3,17 @@ import type { ToolCallItem } from "./run-event-reducer";
 import { humanizeCode, humanizeKey } from "./tool-presentation";
 
 /** Keys shown elsewhere in the row, or too bulky to list (per-file change records). */
-const hiddenDetailKeys = new Set(["changes", "path", "start_line", "end_line", "total_lines"]);
+const hiddenDetailKeys = new Set([
+  "changes",
+  "path",
+  "start_line",
+  "end_line",
+  "total_lines",
+  // The check's screenshot is drawn as a thumbnail; its verdict is the row's status.
+  "screenshot",
+  "verdict",
+  "visible_text",
+]);
 
 /** A diagnostic (patch failure, build error) as one readable line: where, then what. */
 export function describeDiagnostic(diagnostic: Record<string, unknown>): {

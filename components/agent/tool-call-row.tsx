@@ -112,6 +112,16 @@ export const ToolCallRow = memo(function ToolCallRow({
           {item.failure.message}
         </p>
       ) : null}
+      {typeof item.details.screenshot === "string" &&
+      item.details.screenshot.startsWith("data:image/jpeg;base64,") ? (
+        // biome-ignore lint/performance/noImgElement: a data URL from the run's own event, no optimisation to gain
+        <img
+          src={item.details.screenshot}
+          alt="The app as the check saw it"
+          className="mt-1 mb-1 ml-7 w-44 rounded-md border border-zinc-200 shadow-xs"
+          data-testid="agent-check-screenshot"
+        />
+      ) : null}
       {expandable && expanded ? <ToolCallDetails id={detailsId} item={item} /> : null}
     </div>
   );

@@ -4,6 +4,7 @@ import {
   FileText,
   FolderTree,
   type LucideIcon,
+  MonitorCheck,
   Search,
   ShieldCheck,
   Wrench,
@@ -16,6 +17,8 @@ const iconByTool: Record<string, LucideIcon> = {
   apply_patch: FilePen,
   run_verification: ShieldCheck,
   write_file: FilePlus2,
+  check_preview: MonitorCheck,
+  check_app: MonitorCheck,
 };
 
 /** The icon of a tool's row; unknown tools (other engines) get a generic one. */
@@ -34,6 +37,7 @@ const progressiveVerbs: Record<string, string> = {
   Index: "Indexing",
   Search: "Searching",
   Verify: "Verifying",
+  Check: "Checking",
   Write: "Writing",
   Apply: "Applying",
   Create: "Creating",

@@ -13,6 +13,8 @@ import { runtimeErrorReporter } from "./runtime-error-reporter";
 export interface PreviewDocument {
   html: string;
   headers: Record<string, string>;
+  /** The document line the bundle's first line is on (for mapping stack frames); null: none. */
+  bundleLine: number | null;
 }
 
 const inlineScriptPattern = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
@@ -63,7 +65,9 @@ export function renderPreviewDocument(input: {
   if (input.reportRuntimeErrors) {
     // One line, inserted before the bundle: the bundle's line number does not move.
     html = insertBefore(html, /<\/head\s*>/i, `<script>${runtimeErrorReporter(0)}</script>`);
-    const bundleLine = lineOf(html, html.indexOf(scriptTag)) + 1;
+  }
+  const bundleLine = lineOf(html, html.indexOf(scriptTag)) + 1;
+  if (input.reportRuntimeErrors) {
     reporter = runtimeErrorReporter(bundleLine);
     html = html.replace(
       `<script>${runtimeErrorReporter(0)}</script>`,
@@ -75,7 +79,7 @@ export function renderPreviewDocument(input: {
     scriptHashes: [`\n${script}`, ...(reporter ? [reporter] : []), ...appScripts].map(sha256Source),
     styleHashes: [...(style === null ? [] : [style]), ...appStyles].map(sha256Source),
   });
-  return { html, headers: previewResponseHeaders(contentSecurityPolicy) };
+  return { html, headers: previewResponseHeaders(contentSecurityPolicy), bundleLine };
 }
 
 function renderErrorOverlay(build: PreviewBuild, title: string | undefined): PreviewDocument {
@@ -90,7 +94,7 @@ function renderErrorOverlay(build: PreviewBuild, title: string | undefined): Pre
     scriptHashes: [],
     styleHashes: [sha256Source(errorOverlayStyles)],
   });
-  return { html, headers: previewResponseHeaders(contentSecurityPolicy) };
+  return { html, headers: previewResponseHeaders(contentSecurityPolicy), bundleLine: null };
 }
 
 /**

@@ -5,5 +5,6 @@ export const agentTools = {
   collectContext: "collect_context",
   applyPatch: "apply_patch",
   runVerification: "run_verification",
+  checkPreview: "check_preview",
   writeFile: "write_file",
 } as const;

@@ -2,6 +2,7 @@ import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import { listRunsForApp, updateRun } from "@/db/queries/runs";
 import type { AgentRunRow, RevisionRow, RunUsage } from "@/db/schema";
+import type { EngineRunInput } from "@/lib/agent/engines/engine";
 import { getEngine } from "@/lib/agent/engines/registry";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
@@ -15,6 +16,7 @@ import { getEnvironment } from "@/lib/env";
 import { logServerError } from "@/lib/log";
 import { describeModelEndpoint, estimateCostUsd, refreshProviderSettings } from "@/lib/models";
 import { createCheckpoint, diffRevisions, type FileChange, landRevision } from "@/lib/workspace";
+import { checkAndFix } from "./check-and-fix";
 import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
 import { InactivityWatchdog } from "./inactivity-watchdog";
@@ -142,28 +144,42 @@ async function executeRun(
     });
     // The model's provider may have been saved from the settings page, perhaps by another process.
     await refreshProviderSettings({ db: handle.db });
-    const result = await engine.run(
-      {
-        run,
-        model: describeModelEndpoint(run.resolvedModelId),
-        input: run.input,
-        conversation: await loadConversation(handle.db, run),
-        resumeRef: await previousEngineRunRef(handle, run),
-        workspace: session.workspace,
-        approvalPolicy: run.approvalPolicy,
-        signal: controller.signal,
-        limits: {
-          maxIterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS,
-          inactivityTimeoutMs: environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S * 1000,
-          runTimeoutMs,
-          maxCostUsd,
-        },
+    const engineInput: EngineRunInput = {
+      run,
+      model: describeModelEndpoint(run.resolvedModelId),
+      input: run.input,
+      conversation: await loadConversation(handle.db, run),
+      resumeRef: await previousEngineRunRef(handle, run),
+      workspace: session.workspace,
+      approvalPolicy: run.approvalPolicy,
+      signal: controller.signal,
+      limits: {
+        maxIterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS,
+        inactivityTimeoutMs: environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S * 1000,
+        runTimeoutMs,
+        maxCostUsd,
       },
-      sink,
-    );
+    };
+    let result = await engine.run(engineInput, sink);
     outputText = result.text;
     if (controller.signal.aborted) throw controller.signal.reason ?? new RunCancelled();
     await sink.flush();
+    if (environment.APPS_CODING_AGENT_AUTO_VERIFY) {
+      result = await checkAndFix({
+        handle,
+        run,
+        engine,
+        engineInput,
+        sink,
+        writer,
+        session,
+        attempts: environment.APPS_CODING_AGENT_VERIFY_ATTEMPTS,
+        result,
+        whileChecking: { start: () => watchdog?.pause(), end: () => watchdog?.resume() },
+      });
+      outputText = result.text;
+      if (controller.signal.aborted) throw controller.signal.reason ?? new RunCancelled();
+    }
 
     const { changes, refused } = await session.changes();
     // The changes are in memory now: the folder goes before the run is reported ended.

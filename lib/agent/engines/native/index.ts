@@ -1,4 +1,5 @@
 import "server-only";
+import { checkApp } from "@/lib/agent/runs/app-check";
 import { getEnvironment } from "@/lib/env";
 import { getLanguageModel } from "@/lib/models";
 import { buildPreview } from "@/lib/preview";
@@ -32,6 +33,7 @@ async function runNativeEngine(input: EngineRunInput, sink: EngineSink): Promise
   const { overlay } = input.workspace;
   const { run } = input;
   let verifications = 0;
+  let checks = 0;
   const context: ToolContext = {
     overlay,
     patchFailures: new Map(),
@@ -52,6 +54,14 @@ async function runNativeEngine(input: EngineRunInput, sink: EngineSink): Promise
         diagnostics,
         duration_ms: Math.round(performance.now() - started),
       };
+    },
+    check: async () => {
+      checks += 1;
+      return checkApp({
+        key: `run:${run.id}:check-tool:${checks}`,
+        appId: run.appId,
+        files: await overlay.snapshot(),
+      });
     },
   };
   const { appName, messages } = input.conversation;

@@ -20,7 +20,7 @@ How you work:
       ? ""
       : " write_file appears only for a file whose patches failed repeatedly; use it only then."
   }
-5. After editing, call run_verification and fix any errors it reports.
+5. After editing, call run_verification and fix any errors it reports. check_preview also loads the app in a browser and reports runtime errors and what the page shows; use it when a change affects what renders. Every run that changed files ends with that check, and you are told if it fails.
 6. Don't invent files that are not there, and don't import a package before it is in package.json; keep the app's existing style.
 
 If the request is a question, answer it without editing.`;

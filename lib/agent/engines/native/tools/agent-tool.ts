@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { AppCheck } from "@/lib/agent/runs/app-check";
 import type { WorkspaceOverlay } from "@/lib/agent/workspace/workspace-overlay";
 
 export interface VerificationDiagnostic {
@@ -25,6 +26,8 @@ export interface ToolContext {
   legacyWriteFileEnabled: boolean;
   autoVerifyPatch: boolean;
   verify(): Promise<VerificationResult>;
+  /** Bundle, type-check and load the app in Chromium (check_preview). */
+  check(): Promise<AppCheck>;
 }
 
 export type ToolOutcome =

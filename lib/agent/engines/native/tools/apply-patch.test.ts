@@ -42,6 +42,9 @@ describe("apply_patch over a run's overlay", () => {
       legacyWriteFileEnabled: false,
       autoVerifyPatch: false,
       verify: async () => ({ ok: true, diagnostics: [], duration_ms: 0 }),
+      check: async () => {
+        throw new Error("apply_patch never checks the app");
+      },
     };
   }
 

@@ -1,5 +1,6 @@
 import type { AgentTool } from "./agent-tool";
 import { applyPatchTool } from "./apply-patch";
+import { checkPreviewTool } from "./check-preview";
 import { collectContextTool } from "./collect-context";
 import { readFileRangeTool } from "./read-file-range";
 import { runVerificationTool } from "./run-verification";
@@ -22,5 +23,6 @@ export const agentTools: Record<string, AgentTool> = {
   collect_context: collectContextTool as AgentTool,
   apply_patch: applyPatchTool as AgentTool,
   run_verification: runVerificationTool as AgentTool,
+  check_preview: checkPreviewTool as AgentTool,
   write_file: writeFileTool as AgentTool,
 };
