@@ -1,6 +1,7 @@
 import "server-only";
 import {
   type JSONSchema7,
+  type JSONValue,
   jsonSchema,
   type LanguageModel,
   type ModelMessage,
@@ -68,6 +69,7 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   const spent = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   const writeFileOpen = () => context.legacyWriteFileEnabled || context.writeFileUnlocked.size > 0;
 
+  const imagesAccepted = providersAcceptingImages.has(input.modelId.split(":")[0] ?? "");
   const tools = Object.fromEntries(
     Object.values(agentTools).map((agentTool) => [
       agentTool.name,
@@ -75,6 +77,9 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
         description: agentTool.description,
         // No SDK-side validation: everything parseable reaches execute, which validates and explains.
         inputSchema: jsonSchema<unknown>(toolInputJsonSchema(agentTool)),
+        // A tool output may carry an image (check_preview's screenshot): sent as an image to
+        // providers that take images in tool results, left out for the others.
+        toModelOutput: ({ output }: { output: unknown }) => toolResultForModel(output, imagesAccepted),
         execute: async (rawInput: unknown, { toolCallId }: { toolCallId: string }) => {
           startedCalls.add(toolCallId);
           watchdog.pause();
@@ -486,4 +491,30 @@ class ModelWatchdog {
     this.disarm();
     this.controller.abort(reason);
   }
+}
+
+/** Providers whose chat models take images in tool results; OpenAI-compatible ones may not. */
+const providersAcceptingImages = new Set(["openai", "anthropic", "google"]);
+
+type ModelToolOutput =
+  | { type: "json"; value: JSONValue }
+  | {
+      type: "content";
+      value: ({ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string })[];
+    };
+
+/** The tool's output as the model gets it: JSON, with an `image` split out as an image part. */
+export function toolResultForModel(output: unknown, imagesAccepted: boolean): ModelToolOutput {
+  if (output === null || typeof output !== "object" || !("image" in output)) {
+    return { type: "json", value: (output ?? null) as JSONValue };
+  }
+  const { image, ...rest } = output as { image?: { data: string; mediaType: string } | null };
+  if (!image || !imagesAccepted) return { type: "json", value: rest as JSONValue };
+  return {
+    type: "content",
+    value: [
+      { type: "text", text: JSON.stringify(rest) },
+      { type: "image-data", data: image.data, mediaType: image.mediaType },
+    ],
+  };
 }

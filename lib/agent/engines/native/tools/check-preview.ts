@@ -14,6 +14,10 @@ export const checkPreviewTool = defineTool({
       summary: check.summary,
       problems: check.problems,
       visible_text: check.visibleText,
+      // The screenshot, for models that take images (split out before the model sees JSON).
+      image: check.screenshot
+        ? { data: check.screenshot.replace(/^data:image\/jpeg;base64,/, ""), mediaType: "image/jpeg" }
+        : null,
     };
     const details = {
       diagnostics: check.diagnostics.map((diagnostic) => ({ ...diagnostic })),
