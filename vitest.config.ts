@@ -23,6 +23,8 @@ export default defineConfig({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Runs executed in-process end without the browser check; it has suites of its own.
+          env: { APPS_CODING_AGENT_AUTO_VERIFY: "0" },
           alias: serverOnlyAlias,
         },
       },

@@ -80,6 +80,7 @@ describe.each(runTargets())("the check every run ends with, on $name", (target) 
         ...modelServerEnvironment(modelServer.url, ["happy-path", ...Object.keys(scenarios)]),
         ...target.env,
         PATCHWORK_DATA_DIR: temporaryDataDir("run-check"),
+        APPS_CODING_AGENT_AUTO_VERIFY: "1",
       },
     });
   });

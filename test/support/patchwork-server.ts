@@ -52,6 +52,9 @@ export async function startPatchworkServer(
     ...process.env,
     NODE_ENV: "production",
     PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
+    // The end-of-run check (a browser per run) has its own suite, run-check; elsewhere runs
+    // end without it so their event sequences stay what those suites assert.
+    APPS_CODING_AGENT_AUTO_VERIFY: "0",
     ...options.env,
   })) {
     if (value !== undefined) env[key] = value;

@@ -79,7 +79,8 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
         inputSchema: jsonSchema<unknown>(toolInputJsonSchema(agentTool)),
         // A tool output may carry an image (check_preview's screenshot): sent as an image to
         // providers that take images in tool results, left out for the others.
-        toModelOutput: ({ output }: { output: unknown }) => toolResultForModel(output, imagesAccepted),
+        toModelOutput: ({ output }: { output: unknown }) =>
+          toolResultForModel(output, imagesAccepted),
         execute: async (rawInput: unknown, { toolCallId }: { toolCallId: string }) => {
           startedCalls.add(toolCallId);
           watchdog.pause();
@@ -500,7 +501,10 @@ type ModelToolOutput =
   | { type: "json"; value: JSONValue }
   | {
       type: "content";
-      value: ({ type: "text"; text: string } | { type: "image-data"; data: string; mediaType: string })[];
+      value: (
+        | { type: "text"; text: string }
+        | { type: "image-data"; data: string; mediaType: string }
+      )[];
     };
 
 /** The tool's output as the model gets it: JSON, with an `image` split out as an image part. */

@@ -16,7 +16,10 @@ export const checkPreviewTool = defineTool({
       visible_text: check.visibleText,
       // The screenshot, for models that take images (split out before the model sees JSON).
       image: check.screenshot
-        ? { data: check.screenshot.replace(/^data:image\/jpeg;base64,/, ""), mediaType: "image/jpeg" }
+        ? {
+            data: check.screenshot.replace(/^data:image\/jpeg;base64,/, ""),
+            mediaType: "image/jpeg",
+          }
         : null,
     };
     const details = {
