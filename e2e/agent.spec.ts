@@ -97,9 +97,17 @@ test("send a message: Thinking, streamed reply, tool rows, the preview follows, 
   });
   await page.unroute("**/coding-agent/runs/*/stream");
 
-  await test.step("one row per tool call, settled as done, with the edit's +/−", async () => {
+  await test.step("one row per tool call, settled as done, with the edit's +/−, then the check", async () => {
     expect(await agent.waitForLastRun()).toBe("completed");
-    await expect(agent.toolRows()).toHaveCount(2);
+    // The model's two calls, then the check every run that changed files ends with.
+    await expect(agent.toolRows()).toHaveCount(3);
+    const check = agent.toolRow("check_app", "completed");
+    await expect(check).toContainText("Checked: builds, types, no runtime errors");
+    const thumbnail = check.getByTestId("agent-check-screenshot");
+    await expect(thumbnail).toBeVisible();
+    expect(await thumbnail.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBe(
+      1024,
+    );
     await expect(agent.toolRow("read_file_range", "completed")).toContainText("Read src/App.tsx");
     const edit = agent.toolRow("apply_patch", "completed");
     await expect(edit).toContainText("Edit src/App.tsx");
@@ -110,7 +118,7 @@ test("send a message: Thinking, streamed reply, tool rows, the preview follows, 
     await expect(agent.lastReply).not.toContainText(/run\.accepted|checkpoint|revision_id/);
     await expect(agent.lastTurn.getByTestId("agent-usage")).toHaveText(/in · .* out/);
     const statuses = await agent.recordedToolStatuses();
-    expect(statuses).toHaveLength(2);
+    expect(statuses).toHaveLength(3);
     for (const history of statuses) expect(history.at(-1)).toBe("completed");
   });
 
@@ -350,7 +358,9 @@ test("a failing patch shows a failed row with its reason, and the run recovers",
   expect(await agent.waitForLastRun()).toBe("completed");
 
   const rows = agent.toolRows();
-  await expect(rows).toHaveCount(3);
+  // Failed edit, re-read, edit, then the end-of-run check.
+  await expect(rows).toHaveCount(4);
+  await expect(rows.nth(3)).toHaveAttribute("data-tool", "check_app");
   await expect(rows.nth(0)).toHaveAttribute("data-status", "failed");
   await expect(rows.nth(0)).toHaveAttribute("data-tool", "apply_patch");
   const reason = rows.nth(0).getByTestId("agent-tool-row-reason");

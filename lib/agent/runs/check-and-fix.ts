@@ -120,7 +120,8 @@ async function emitCheckRow(
       diagnostics: check.diagnostics.map((diagnostic) => ({ ...diagnostic })),
     });
   } else {
-    await sink.emit("tool.completed", { ...shared, summary: check.summary });
+    // The verdict is the settled row's title: "Checked: builds, types, no runtime errors".
+    await sink.emit("tool.completed", { ...shared, title: check.summary, summary: check.summary });
   }
 }
 
