@@ -7,7 +7,12 @@ import { decodeText, getPublishedApp, readAllFiles } from "@/lib/workspace";
 export async function buildRevisionPreview(
   db: Executor,
   { appId, revisionId }: { appId: string; revisionId?: string | null },
-): Promise<{ revisionId: string; build: PreviewBuild; indexHtml: string | undefined }> {
+): Promise<{
+  revisionId: string;
+  build: PreviewBuild;
+  indexHtml: string | undefined;
+  files: Map<string, Uint8Array>;
+}> {
   const { revision, files } = await readAllFiles(db, { appId, revisionId });
   const build = await buildPreview({ key: revision.id, appId, files });
   const indexBytes = files.get("index.html");
@@ -15,6 +20,7 @@ export async function buildRevisionPreview(
     revisionId: revision.id,
     build,
     indexHtml: indexBytes ? (decodeText(indexBytes) ?? undefined) : undefined,
+    files,
   };
 }
 

@@ -42,13 +42,15 @@ describe("the browser check", () => {
   });
 
   it("fails an app that throws while rendering, at its file and line", async () => {
-    const build = await builder.build({
+    const input = {
       key: "check-throwing",
       files: new Map(Object.entries({ ...starterTemplateFiles, "src/App.tsx": throwingApp })),
-    });
+    };
+    const build = await builder.build(input);
     expect(build.ok).toBe(true);
     const check = await checkPreviewInBrowser(build, {
       indexHtml: starterTemplateFiles["index.html"],
+      sourceMap: () => builder.sourceMap(input, build),
     });
     expect(check.status).toBe("failed");
     if (check.status === "skipped") throw new Error(check.reason);

@@ -1,6 +1,5 @@
 import "server-only";
-import type { AppLocation } from "@/lib/preview/locate-runtime-error";
-import { locateFirstAppFrame } from "@/lib/preview/locate-runtime-error";
+import { type AppLocation, locateFirstAppFrame } from "@/lib/preview/locate-runtime-error";
 import type { PreviewBuild } from "@/lib/preview/preview-types";
 import { renderPreviewDocument } from "@/lib/preview/render-preview-document";
 import { checkBrowser } from "./check-browser";
@@ -35,7 +34,16 @@ const checkUrl = "http://patchwork-check.localhost/";
  */
 export async function checkPreviewInBrowser(
   build: PreviewBuild,
-  { indexHtml, timeoutMs = 10_000 }: { indexHtml?: string; timeoutMs?: number } = {},
+  {
+    indexHtml,
+    timeoutMs = 10_000,
+    sourceMap = async () => null,
+  }: {
+    indexHtml?: string;
+    timeoutMs?: number;
+    /** The bundle's source map, asked for only when something threw. */
+    sourceMap?: () => Promise<string | null>;
+  } = {},
 ): Promise<BrowserCheck> {
   const startedAt = performance.now();
   const elapsed = () => Math.round(performance.now() - startedAt);
@@ -50,15 +58,15 @@ export async function checkPreviewInBrowser(
     serviceWorkers: "block",
   });
   const problems: BrowserProblem[] = [];
-  const locate = (stack: string | undefined): AppLocation | null => {
-    if (bundleLine === null || !stack) return null;
+  const stacks = new Map<BrowserProblem, string>();
+  const framesOf = (stack: string) => {
     const frames = [];
     for (const line of stack.split("\n")) {
-      if (!line.includes(checkUrl)) continue;
+      if (!line.includes(checkUrl) || bundleLine === null) continue;
       const match = /:(\d+):(\d+)\)?\s*$/.exec(line);
       if (match) frames.push({ line: Number(match[1]) - bundleLine + 1, column: Number(match[2]) });
     }
-    return locateFirstAppFrame(build, frames);
+    return frames;
   };
   const add = (problem: BrowserProblem) => {
     if (problems.length >= 20) return;
@@ -78,13 +86,15 @@ export async function checkPreviewInBrowser(
           })
         : route.abort("blockedbyclient"),
     );
-    page.on("pageerror", (error) =>
-      add({
+    page.on("pageerror", (error) => {
+      const problem: BrowserProblem = {
         kind: "error",
         message: `${error.name}: ${error.message}`.slice(0, 2000),
-        location: locate(error.stack),
-      }),
-    );
+        location: null,
+      };
+      add(problem);
+      if (error.stack) stacks.set(problem, error.stack);
+    });
     page.on("console", (message) => {
       if (message.type() !== "error") return;
       const text = message.text();
@@ -105,6 +115,14 @@ export async function checkPreviewInBrowser(
       .trim()
       .slice(0, 1500);
     const screenshot = await page.screenshot({ type: "jpeg", quality: 55, scale: "css" });
+    // Placed in the app's files with the source map, made only now that something threw.
+    const thrown = problems.filter((problem) => stacks.has(problem));
+    if (thrown.length > 0) {
+      const map = await sourceMap();
+      for (const problem of thrown) {
+        problem.location = locateFirstAppFrame(map, framesOf(stacks.get(problem) ?? ""));
+      }
+    }
     return {
       status: problems.length === 0 ? "passed" : "failed",
       problems,

@@ -26,8 +26,6 @@ export interface PackagesForBuild {
 
 export interface BundleOutcome {
   js: string | null;
-  /** The script bundle's source map (JSON), to place runtime errors in the app's own files. */
-  sourceMap?: string | null;
   css: string | null;
   diagnostics: PreviewDiagnostic[];
   entry: string;
@@ -89,7 +87,7 @@ export class AppBundler {
     const startedAt = performance.now();
     const plan = planPreviewEntry(files);
     const finish = (
-      outcome: Pick<BundleOutcome, "js" | "css" | "diagnostics" | "incremental" | "sourceMap">,
+      outcome: Pick<BundleOutcome, "js" | "css" | "diagnostics" | "incremental">,
     ): BundleOutcome => ({
       ...outcome,
       entry: plan.entry,
@@ -131,13 +129,11 @@ export class AppBundler {
       toPreviewDiagnostic(message, "warning", this.builderRoot),
     );
     const js = result.outputFiles.find((file) => file.path.endsWith(".js"))?.text ?? "";
-    const sourceMap =
-      result.outputFiles.find((file) => file.path.endsWith(".js.map"))?.text ?? null;
     // CSS modules are compiled with the script bundle; Tailwind never sees them.
     const moduleCss = result.outputFiles.find((file) => file.path.endsWith(".css"))?.text ?? "";
     const stylesheets = stylesheetsInImportOrder(result.metafile, entryInput);
     if (stylesheets.length === 0) {
-      return finish({ js, sourceMap, css: moduleCss || null, diagnostics, incremental });
+      return finish({ js, css: moduleCss || null, diagnostics, incremental });
     }
     const stylesheet = await this.bundleStylesheets(files, stylesheets);
     diagnostics.push(...stylesheet.diagnostics);
@@ -150,7 +146,6 @@ export class AppBundler {
       });
       return finish({
         js,
-        sourceMap,
         css: moduleCss ? `${css}\n${moduleCss}` : css,
         diagnostics,
         incremental,
@@ -232,10 +227,8 @@ export function previewScriptOptions(
     define: { "process.env.NODE_ENV": '"production"' },
     minify: true,
     legalComments: "none",
-    // Kept beside the bundle (no comment in it): runtime errors are mapped back to the app's
-    // files with it, in the builder's overlay and in the agent's browser check.
-    sourcemap: "external",
-    sourcesContent: false,
+    // No source map here: it costs a third of every rebuild, and is needed only when the app
+    // throws. `bundleSourceMap` makes it then, from the same files and options.
     // The import graph orders the stylesheets bundled apart for Tailwind.
     metafile: true,
     plugins: [createVirtualFilesPlugin({ builderRoot, mode: "script", state })],
@@ -256,4 +249,32 @@ function sharedOptions(builderRoot: string): esbuild.BuildOptions & { write: fal
     tsconfigRaw: {},
     logLevel: "silent",
   };
+}
+
+/**
+ * The source map of a bundle, made on demand by bundling the same files with the same options
+ * plus an external map (esbuild's output is deterministic, so the code is the bundle's own).
+ * Returns the JavaScript too, so a caller can check it is the same bundle.
+ */
+export async function bundleSourceMap(
+  builderRoot: string,
+  files: VirtualFiles,
+  packages: InstalledPackages | null,
+): Promise<{ js: string; sourceMap: string } | null> {
+  const plan = planPreviewEntry(files);
+  if (plan.diagnostics.length > 0) return null;
+  const state: VirtualBuildState = { files, entrySource: plan.entrySource, packages };
+  try {
+    const result = await esbuild.build({
+      ...previewScriptOptions(builderRoot, () => state),
+      sourcemap: "external",
+      sourcesContent: false,
+    });
+    const js = result.outputFiles.find((file) => file.path.endsWith(".js"))?.text;
+    const sourceMap = result.outputFiles.find((file) => file.path.endsWith(".js.map"))?.text;
+    return js !== undefined && sourceMap !== undefined ? { js, sourceMap } : null;
+  } catch (error) {
+    if (isBuildFailure(error)) return null;
+    throw error;
+  }
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import path from "node:path";
 import { providedPackageNames } from "./allowed-packages";
-import { AppBundler, type PackagesForBuild } from "./app-bundler";
+import { AppBundler, bundleSourceMap, type PackagesForBuild } from "./app-bundler";
 import { readAppDependencies } from "./app-dependencies";
 import { BoundedLru } from "./bounded-lru";
 import { PackageInstaller } from "./package-installer";
@@ -37,6 +37,11 @@ export interface PreviewBuilderStats {
 /** Builds revisions into previews, caching them by revision and rebuilding incrementally per app. */
 export interface PreviewBuilder {
   build(input: PreviewBuildInput): Promise<PreviewBuild>;
+  /**
+   * The source map of a successful build of these files (made on first request, then kept with
+   * the build): bundle positions → the app's files. Null when it cannot be made.
+   */
+  sourceMap(input: PreviewBuildInput, build: PreviewBuild): Promise<string | null>;
   stats(): PreviewBuilderStats;
   /** Disposes every esbuild context and forgets every build. */
   dispose(): Promise<void>;
@@ -60,6 +65,8 @@ export function createPreviewBuilder(options: PreviewBuilderOptions = {}): Previ
   // Which bundler each recent revision went to, so a child revision can follow its parent.
   const bundlerKeyByRevision = new BoundedLru<string, string>(maxCachedBuilds * 4);
   const inFlight = new Map<string, Promise<PreviewBuild>>();
+  // Kept as long as the build object lives (the build cache holds it).
+  const sourceMaps = new WeakMap<PreviewBuild, Promise<string | null>>();
   const counters = { bundles: 0, cacheHits: 0, contextsCreated: 0, incrementalRebuilds: 0 };
 
   const bundlerFor = (input: PreviewBuildInput): AppBundler => {
@@ -120,7 +127,6 @@ export function createPreviewBuilder(options: PreviewBuilderOptions = {}): Previ
       ok: outcome.js !== null && !hasErrors,
       key: input.key,
       js: outcome.js,
-      sourceMap: outcome.js === null ? null : (outcome.sourceMap ?? null),
       css: outcome.css,
       diagnostics: outcome.diagnostics,
       builtAt: new Date().toISOString(),
@@ -144,6 +150,22 @@ export function createPreviewBuilder(options: PreviewBuilderOptions = {}): Previ
       inFlight.set(input.key, started);
       return started;
     },
+    sourceMap(input, build) {
+      if (!build.ok || build.js === null) return Promise.resolve(null);
+      let made = sourceMaps.get(build);
+      if (!made) {
+        made = (async () => {
+          const files = new VirtualFiles(input.files);
+          const packages = await packagesFor(files);
+          const result = await bundleSourceMap(builderRoot, files, packages.installed);
+          // Only a map of this very bundle places its positions right.
+          return result && result.js === build.js ? result.sourceMap : null;
+        })();
+        made.catch(() => sourceMaps.delete(build));
+        sourceMaps.set(build, made);
+      }
+      return made;
+    },
     stats: () => ({ ...counters, liveContexts: bundlers.size }),
     async dispose() {
       bundlers.clear();
@@ -162,6 +184,18 @@ const globalForPreview = globalThis as typeof globalThis & {
  * The builder lives on globalThis so dev-server module reloads do not leak esbuild contexts.
  */
 export function buildPreview(input: PreviewBuildInput): Promise<PreviewBuild> {
+  return processPreviewBuilder().build(input);
+}
+
+/** The source map of a build made by {@link buildPreview} from these files. */
+export function previewSourceMap(
+  input: PreviewBuildInput,
+  build: PreviewBuild,
+): Promise<string | null> {
+  return processPreviewBuilder().sourceMap(input, build);
+}
+
+function processPreviewBuilder(): PreviewBuilder {
   globalForPreview.patchworkPreviewBuilder ??= createPreviewBuilder({
     packageInstaller: new PackageInstaller({
       cacheDirectory: path.resolve(
@@ -171,5 +205,5 @@ export function buildPreview(input: PreviewBuildInput): Promise<PreviewBuild> {
       registry: process.env.PATCHWORK_NPM_REGISTRY || undefined,
     }),
   });
-  return globalForPreview.patchworkPreviewBuilder.build(input);
+  return globalForPreview.patchworkPreviewBuilder;
 }

@@ -5,6 +5,7 @@ export {
   type PreviewBuilder,
   type PreviewBuilderOptions,
   type PreviewBuilderStats,
+  previewSourceMap,
 } from "./build-preview";
 export { previewContentSecurityPolicy, sha256Source } from "./content-security-policy";
 export { formatDiagnosticLocation } from "./error-overlay";

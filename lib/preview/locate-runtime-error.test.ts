@@ -27,22 +27,27 @@ function positionOf(bundle: string, text: string) {
 
 describe("locating runtime errors", () => {
   it("maps a bundle position back to the app's file and line through the source map", async () => {
-    const build = await builder.build({
+    const input = {
       key: "throwing",
       files: new Map(Object.entries({ ...starterTemplateFiles, "src/App.tsx": throwingApp })),
-    });
+    };
+    const build = await builder.build(input);
     expect(build.ok).toBe(true);
+    // Made on demand, for this very bundle (same code), and kept with the build.
+    const map = await builder.sourceMap(input, build);
+    expect(map).not.toBeNull();
+    expect(await builder.sourceMap(input, build)).toBe(map);
     const at = positionOf(build.js as string, '"boom from the render"');
-    const location = locateBundlePosition(build, at);
+    const location = locateBundlePosition(map, at);
     expect(location).toMatchObject({ file: "src/App.tsx", line: 5 });
 
     // A frame in React itself is skipped for the first one in the app.
     const inReact = positionOf(build.js as string, "Minified React error");
-    expect(locateBundlePosition(build, inReact)).toBeNull();
-    expect(locateFirstAppFrame(build, [inReact, at])).toMatchObject({
+    expect(locateBundlePosition(map, inReact)).toBeNull();
+    expect(locateFirstAppFrame(map, [inReact, at])).toMatchObject({
       file: "src/App.tsx",
       line: 5,
     });
-    expect(locateFirstAppFrame(build, [{ line: 99_999, column: 1 }])).toBeNull();
+    expect(locateFirstAppFrame(map, [{ line: 99_999, column: 1 }])).toBeNull();
   });
 });

@@ -1,5 +1,4 @@
 import { originalPositionFor, TraceMap } from "@jridgewell/trace-mapping";
-import type { PreviewBuild } from "./preview-types";
 
 /** A place in the app's own files (one-based line and column, as editors show them). */
 export interface AppLocation {
@@ -14,19 +13,21 @@ export interface BundlePosition {
   column: number;
 }
 
-// Parsing a map costs more than looking up in it; builds are immutable and cached, so their
-// parsed maps are kept beside them for as long as the build lives.
-const parsedMaps = new WeakMap<PreviewBuild, TraceMap | null>();
+// Parsing a map costs more than looking up in it; the last few parsed maps are kept.
+const parsedMaps = new Map<string, TraceMap | null>();
 
-function traceMapOf(build: PreviewBuild): TraceMap | null {
-  if (parsedMaps.has(build)) return parsedMaps.get(build) ?? null;
+function traceMapOf(sourceMap: string | null): TraceMap | null {
+  if (!sourceMap) return null;
+  const cached = parsedMaps.get(sourceMap);
+  if (cached !== undefined) return cached;
   let map: TraceMap | null = null;
   try {
-    map = build.sourceMap ? new TraceMap(build.sourceMap) : null;
+    map = new TraceMap(sourceMap);
   } catch {
     map = null;
   }
-  parsedMaps.set(build, map);
+  parsedMaps.set(sourceMap, map);
+  if (parsedMaps.size > 8) parsedMaps.delete(parsedMaps.keys().next().value as string);
   return map;
 }
 
@@ -36,10 +37,10 @@ function traceMapOf(build: PreviewBuild): TraceMap | null {
  * virtual files plugin.
  */
 export function locateBundlePosition(
-  build: PreviewBuild,
+  sourceMap: string | null,
   position: BundlePosition,
 ): AppLocation | null {
-  const map = traceMapOf(build);
+  const map = traceMapOf(sourceMap);
   if (!map || position.line < 1 || position.column < 1) return null;
   const original = originalPositionFor(map, {
     line: position.line,
@@ -58,11 +59,11 @@ export function locateBundlePosition(
 
 /** The first frame of a stack that is the app's own code: where to look first. */
 export function locateFirstAppFrame(
-  build: PreviewBuild,
+  sourceMap: string | null,
   frames: readonly BundlePosition[],
 ): AppLocation | null {
   for (const frame of frames) {
-    const location = locateBundlePosition(build, frame);
+    const location = locateBundlePosition(sourceMap, frame);
     if (location) return location;
   }
   return null;

@@ -18,11 +18,6 @@ export interface PreviewBuild {
   key: string;
   /** The app's JavaScript as one ES module, ready to inline; null when the build failed. */
   js: string | null;
-  /**
-   * The bundle's source map (JSON, no sources' content): bundle positions → the app's files.
-   * Null when the build failed.
-   */
-  sourceMap: string | null;
   /** Tailwind-compiled CSS for the whole app; null when it failed or the app imports no CSS. */
   css: string | null;
   diagnostics: PreviewDiagnostic[];

@@ -41,7 +41,6 @@ const failedBuild: PreviewBuild = {
   ok: false,
   key: "failed",
   js: null,
-  sourceMap: null,
   css: null,
   entry: "src/main.tsx",
   builtAt: new Date(0).toISOString(),

@@ -1,6 +1,11 @@
 import "server-only";
 import { typeCheckWorkspace } from "@/lib/agent/engines/native/type-check";
-import { buildPreview, type PreviewDiagnostic, type PreviewFileContent } from "@/lib/preview";
+import {
+  buildPreview,
+  type PreviewDiagnostic,
+  type PreviewFileContent,
+  previewSourceMap,
+} from "@/lib/preview";
 import { formatDiagnosticLocation } from "@/lib/preview/error-overlay";
 import { type BrowserCheck, checkPreviewInBrowser } from "@/lib/preview-check/check-preview";
 
@@ -31,8 +36,9 @@ export async function checkApp(input: {
   files: ReadonlyMap<string, PreviewFileContent>;
 }): Promise<AppCheck> {
   const startedAt = performance.now();
+  const buildInput = { key: input.key, appId: input.appId, files: input.files };
   const [build, typeErrors] = await Promise.all([
-    buildPreview({ key: input.key, appId: input.appId, files: input.files }),
+    buildPreview(buildInput),
     typeCheckWorkspace(input.files),
   ]);
   const indexHtml = input.files.get("index.html");
@@ -43,6 +49,7 @@ export async function checkApp(input: {
           indexHtml === undefined || typeof indexHtml === "string"
             ? indexHtml
             : new TextDecoder().decode(indexHtml),
+        sourceMap: () => previewSourceMap(buildInput, build),
       })
     : null;
 

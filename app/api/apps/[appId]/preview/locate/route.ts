@@ -3,6 +3,7 @@ import { getDatabase } from "@/db/client";
 import { otherMethods, parseWith, route } from "@/lib/api/handler";
 import { appParamsSchema, uuidSchema } from "@/lib/api/schemas";
 import { buildRevisionPreview } from "@/lib/app-preview";
+import { previewSourceMap } from "@/lib/preview";
 import { locateFirstAppFrame } from "@/lib/preview/locate-runtime-error";
 
 export const dynamic = "force-dynamic";
@@ -37,11 +38,12 @@ export const GET = route<{ appId: string }>(async (request, { params }) => {
     },
     "query",
   );
-  const { build } = await buildRevisionPreview(await getDatabase(), {
+  const { build, files } = await buildRevisionPreview(await getDatabase(), {
     appId,
     revisionId: query.revision,
   });
-  return Response.json({ location: locateFirstAppFrame(build, query.frame) });
+  const sourceMap = await previewSourceMap({ key: query.revision, appId, files }, build);
+  return Response.json({ location: locateFirstAppFrame(sourceMap, query.frame) });
 });
 
 export const { POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);
