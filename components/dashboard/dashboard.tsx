@@ -1,14 +1,13 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { LayoutGrid, RotateCw, Settings } from "lucide-react";
-import Link from "next/link";
+import { LayoutGrid, RotateCw } from "lucide-react";
 import { useRef } from "react";
 import { errorMessage } from "@/components/api-client";
 import { BrandMark } from "@/components/brand-mark";
+import { HeaderActions } from "@/components/header-actions";
 import { appsQuery } from "@/components/queries";
 import { SessionMenu } from "@/components/session-menu";
-import { ThemeToggle } from "@/components/theme-toggle";
 import { Button } from "@/components/ui/button";
 import { AppListItem } from "./app-list-item";
 import { CreateAppForm } from "./create-app-form";
@@ -26,15 +25,7 @@ export function Dashboard({ authEnabled }: { authEnabled: boolean }) {
       <header className="flex h-14 shrink-0 items-center border-b border-zinc-200/80 bg-white/80 px-6 backdrop-blur">
         <BrandMark />
         <div className="ml-auto flex items-center gap-1.5">
-          <ThemeToggle />
-          <Link
-            href="/settings"
-            className="inline-flex h-7 items-center gap-1.5 rounded-md px-2.5 text-xs font-medium text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
-            data-testid="open-settings"
-          >
-            <Settings className="size-4" aria-hidden="true" />
-            Settings
-          </Link>
+          <HeaderActions />
           {authEnabled ? <SessionMenu /> : null}
         </div>
       </header>

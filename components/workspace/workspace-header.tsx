@@ -1,18 +1,10 @@
 "use client";
 
-import {
-  ArrowLeft,
-  Code2,
-  Columns2,
-  History,
-  MessageSquare,
-  Monitor,
-  Settings,
-} from "lucide-react";
+import { ArrowLeft, Code2, Columns2, History, MessageSquare, Monitor } from "lucide-react";
 import Link from "next/link";
 import type { App } from "@/components/api-types";
 import { BrandMark } from "@/components/brand-mark";
-import { ThemeToggle } from "@/components/theme-toggle";
+import { HeaderActions } from "@/components/header-actions";
 import { Button } from "@/components/ui/button";
 import { SegmentedControl } from "@/components/ui/segmented-control";
 import { PublishControl } from "./publish-control";
@@ -128,16 +120,7 @@ export function WorkspaceHeader({
       )}
 
       <div className="ml-auto flex items-center gap-2 md:ml-0">
-        <ThemeToggle />
-        <Link
-          href="/settings"
-          className="inline-flex size-7 items-center justify-center rounded-md text-zinc-600 hover:bg-zinc-100 hover:text-zinc-900"
-          aria-label="Settings"
-          title="Settings"
-          data-testid="open-settings"
-        >
-          <Settings className="size-4" aria-hidden="true" />
-        </Link>
+        <HeaderActions compact />
         <Button size="md" className="h-8" onClick={onOpenHistory} data-testid="history-button">
           <History />
           History
