@@ -179,5 +179,30 @@ describe.skipIf(!opencode.found).each(runTargets())(
         await new Promise((resolve) => setTimeout(resolve, 100));
       expect(opencodeServers(dataDir)).toEqual([]);
     });
+
+    it("does not leave its OpenCode server behind when Patchwork is killed with -9", async () => {
+      // A fresh Patchwork (the last one was stopped) that starts a server, then dies uncleanly.
+      server = await startPatchworkServer({
+        env: {
+          ...modelServerEnvironment(modelServer.url),
+          ...target.env,
+          PATCHWORK_DATA_DIR: dataDir,
+        },
+      });
+      const app = await createApp(server, "OpenCode killed");
+      const run = await startRun(server, app.id, {
+        input: "Change the heading",
+        model_id: "compatible:opencode-edit-heading",
+        engine: "opencode",
+        approval_policy: "auto",
+      });
+      await collectRun(server, app.id, run.id);
+      expect(opencodeServers(dataDir).length).toBeGreaterThan(0);
+      await server.kill();
+      const deadline = Date.now() + 6_000;
+      while (opencodeServers(dataDir).length > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(opencodeServers(dataDir)).toEqual([]);
+    });
   },
 );

@@ -6,6 +6,7 @@ import net from "node:net";
 import path from "node:path";
 import { redactSecrets } from "@/lib/redact-secrets";
 import type { EngineModel } from "../engine";
+import { killGroupWhenParentDies } from "../parent-watch";
 
 /** The provider id OpenCode knows our endpoint by, and the variable its key is read from. */
 export const opencodeProviderId = "patchwork";
@@ -168,6 +169,8 @@ function startServer(
       },
     );
     entry.child = child;
+    // The exit hook cannot run when this process is killed with -9; the watcher can.
+    if (child.pid) killGroupWhenParentDies(child.pid);
     let output = "";
     const collect = (chunk: Buffer) => {
       output = `${output}${redactSecrets(chunk.toString("utf8"), env)}`.slice(-4000);
