@@ -35,6 +35,24 @@ export type InstallOutcome =
 
 const completeMarker = ".patchwork-complete";
 
+/** The environment npm gets from ours: nothing of Patchwork's, only its own setup. */
+const passedVariables = [
+  "PATH",
+  "HOME",
+  "NODE_EXTRA_CA_CERTS",
+  "SSL_CERT_FILE",
+  "SSL_CERT_DIR",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "NO_PROXY",
+  "http_proxy",
+  "https_proxy",
+  "no_proxy",
+  "npm_config_cafile",
+  "npm_config_registry",
+  "npm_config_userconfig",
+];
+
 export class PackageInstaller {
   private readonly inFlight = new Map<string, Promise<InstallOutcome>>();
   private readonly options: Required<Omit<PackageInstallerOptions, "registry">> & {
@@ -131,14 +149,17 @@ export class PackageInstaller {
       "--loglevel=error",
       ...(this.options.registry ? [`--registry=${this.options.registry}`] : []),
     ];
-    // No tokens or provider keys reach npm: only what it needs to run and find its cache.
+    // Patchwork's own secrets (provider keys, DATABASE_URL, tokens) never reach npm: it gets only
+    // what it needs to run and what the operator set up for it (home and ~/.npmrc, certificate
+    // authorities, proxies).
     const environment: Record<string, string | undefined> = {
-      PATH: process.env.PATH,
-      HOME: directory,
+      ...Object.fromEntries(
+        passedVariables.flatMap((name) =>
+          process.env[name] === undefined ? [] : [[name, process.env[name]]],
+        ),
+      ),
       npm_config_cache: path.join(this.options.cacheDirectory, ".npm-cache"),
-      npm_config_userconfig: path.join(directory, ".npmrc-none"),
       npm_config_ignore_scripts: "true",
-      NODE_OPTIONS: "",
     };
     return new Promise((resolve) => {
       const child = spawn(this.options.npmCommand, args, {
