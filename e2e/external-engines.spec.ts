@@ -31,7 +31,8 @@ for (const engine of engines) {
       engines: { id: string; available: boolean; reason: string | null }[];
     };
     const status = answer.engines.find((candidate) => candidate.id === engine.id);
-    test.skip(!status?.available, `${engine.label} is not available: ${status?.reason}`);
+    // `npm test` installs the pinned CLIs first; a missing one is a failure, never a skip.
+    expect(status?.available, `${engine.label} is not available: ${status?.reason}`).toBe(true);
     const app = await api.createApp(`${engine.label} ${Date.now()}`);
     await workspace.goto(app.id);
     await workspace.expectPreviewHeading(starterHeading);
