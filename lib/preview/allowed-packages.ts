@@ -1,3 +1,5 @@
+import { packageNameOf } from "./app-dependencies";
+
 /**
  * The bare imports a preview may use. They resolve to the builder's own node_modules, so a draft
  * app never installs anything and cannot pull arbitrary code onto the server or into the bundle.
@@ -48,7 +50,7 @@ export function isTailwindStylesheetImport(specifier: string): boolean {
 export function forbiddenImportMessage(specifier: string): string {
   return (
     `"${specifier}" is not installed. Add it to "dependencies" in package.json (for example ` +
-    `"${specifier.startsWith("@") ? specifier.split("/").slice(0, 2).join("/") : specifier.split("/")[0]}": "^1.0.0") and the preview installs it; ` +
+    `"${packageNameOf(specifier)}": "^1.0.0") and the preview installs it; ` +
     `${allowedPreviewPackages.join(", ")} are always available (and "tailwindcss" from CSS).`
   );
 }

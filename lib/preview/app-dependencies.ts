@@ -22,7 +22,8 @@ export interface AppDependencies {
   diagnostics: PreviewDiagnostic[];
 }
 
-function problem(message: string): PreviewDiagnostic {
+/** A build error about the app's packages, placed on package.json. */
+export function packageJsonProblem(message: string): PreviewDiagnostic {
   return { file: "package.json", line: null, column: null, message, severity: "error" };
 }
 
@@ -42,7 +43,9 @@ export function readAppDependencies(
   } catch (error) {
     return {
       packages: {},
-      diagnostics: [problem(`package.json is not valid JSON: ${(error as Error).message}`)],
+      diagnostics: [
+        packageJsonProblem(`package.json is not valid JSON: ${(error as Error).message}`),
+      ],
     };
   }
   const dependencies = (parsed as { dependencies?: unknown } | null)?.dependencies;
@@ -50,7 +53,9 @@ export function readAppDependencies(
   if (typeof dependencies !== "object" || dependencies === null || Array.isArray(dependencies)) {
     return {
       packages: {},
-      diagnostics: [problem('"dependencies" in package.json must be an object of name → version.')],
+      diagnostics: [
+        packageJsonProblem('"dependencies" in package.json must be an object of name → version.'),
+      ],
     };
   }
   const diagnostics: PreviewDiagnostic[] = [];
@@ -60,7 +65,7 @@ export function readAppDependencies(
   );
   if (entries.length > maximumDeclaredPackages) {
     diagnostics.push(
-      problem(
+      packageJsonProblem(
         `package.json declares ${entries.length} dependencies; at most ${maximumDeclaredPackages} are installed for a preview.`,
       ),
     );
@@ -68,18 +73,22 @@ export function readAppDependencies(
   }
   for (const [name, spec] of entries) {
     if (!packageNamePattern.test(name) || name.length > 214) {
-      diagnostics.push(problem(`"${name.slice(0, 100)}" is not a valid npm package name.`));
+      diagnostics.push(
+        packageJsonProblem(`"${name.slice(0, 100)}" is not a valid npm package name.`),
+      );
       continue;
     }
     if (typeof spec !== "string") {
-      diagnostics.push(problem(`The version of "${name}" must be a string such as "^1.2.0".`));
+      diagnostics.push(
+        packageJsonProblem(`The version of "${name}" must be a string such as "^1.2.0".`),
+      );
       continue;
     }
     if (providedPackages.has(name)) continue;
     const trimmed = spec.trim() || "latest";
     if (!versionSpecPattern.test(trimmed) || refusedSpecPattern.test(trimmed)) {
       diagnostics.push(
-        problem(
+        packageJsonProblem(
           `"${name}": "${spec.slice(0, 100)}" is not a registry version. Use a version or range such as "^1.2.0" (URLs, git, file paths and aliases are not installed).`,
         ),
       );

@@ -2,7 +2,7 @@ import "server-only";
 import path from "node:path";
 import { providedPackageNames } from "./allowed-packages";
 import { AppBundler, bundleSourceMap, type PackagesForBuild } from "./app-bundler";
-import { readAppDependencies } from "./app-dependencies";
+import { packageJsonProblem, readAppDependencies } from "./app-dependencies";
 import { BoundedLru } from "./bounded-lru";
 import { PackageInstaller } from "./package-installer";
 import type { PreviewBuild, PreviewBuildInput } from "./preview-types";
@@ -97,13 +97,9 @@ export function createPreviewBuilder(options: PreviewBuilderOptions = {}): Previ
       return {
         installed: null,
         diagnostics: [
-          {
-            file: "package.json",
-            line: null,
-            column: null,
-            message: `Installing packages is not available here; ${names.join(", ")} cannot be used.`,
-            severity: "error",
-          },
+          packageJsonProblem(
+            `Installing packages is not available here; ${names.join(", ")} cannot be used.`,
+          ),
         ],
       };
     }

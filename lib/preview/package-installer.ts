@@ -3,6 +3,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { packageJsonProblem } from "./app-dependencies";
 import type { PreviewDiagnostic } from "./preview-types";
 
 /**
@@ -219,21 +220,17 @@ export class PackageInstaller {
     };
     await walk(nodeModules, 0);
     if (bytes > this.options.maximumBytes) {
-      return installProblem(
+      return packageJsonProblem(
         `The app's packages take more than ${Math.round(this.options.maximumBytes / 1024 / 1024)} MB installed; remove some from package.json.`,
       );
     }
     if (packageCount > this.options.maximumPackages) {
-      return installProblem(
+      return packageJsonProblem(
         `The app's packages pull in more than ${this.options.maximumPackages} packages; remove some from package.json.`,
       );
     }
     return null;
   }
-}
-
-function installProblem(message: string): PreviewDiagnostic {
-  return { file: "package.json", line: null, column: null, message, severity: "error" };
 }
 
 /**
@@ -258,5 +255,5 @@ export function npmDiagnostics(
       ? `Could not install ${named.map((name) => `"${name}@${packages[name]}"`).join(", ")}`
       : `Could not install the app's packages (${Object.keys(packages).join(", ")})`;
   const reason = errorLines.length > 0 ? errorLines.join(" — ") : why;
-  return [installProblem(`${subject}: ${reason}`)];
+  return [packageJsonProblem(`${subject}: ${reason}`)];
 }

@@ -5,7 +5,7 @@ import {
   sha256Source,
 } from "./content-security-policy";
 import { errorOverlayBody, errorOverlayStyles, escapeHtml } from "./error-overlay";
-import { blankOutComments, findLocalAssets, parseAttributes } from "./index-html";
+import { blankOutComments, findLocalAssets, lineAt, parseAttributes } from "./index-html";
 import type { PreviewBuild } from "./preview-types";
 import { runtimeErrorReporter } from "./runtime-error-reporter";
 
@@ -66,7 +66,7 @@ export function renderPreviewDocument(input: {
     // One line, inserted before the bundle: the bundle's line number does not move.
     html = insertBefore(html, /<\/head\s*>/i, `<script>${runtimeErrorReporter(0)}</script>`);
   }
-  const bundleLine = lineOf(html, html.indexOf(scriptTag)) + 1;
+  const bundleLine = lineAt(html, html.indexOf(scriptTag)) + 1;
   if (input.reportRuntimeErrors) {
     reporter = runtimeErrorReporter(bundleLine);
     html = html.replace(
@@ -135,17 +135,4 @@ function fallbackIndexHtml(title: string | undefined): string {
     `<title>${escapeHtml(title ?? "Preview")}</title>\n</head>\n` +
     '<body>\n<div id="root"></div>\n</body>\n</html>\n'
   );
-}
-
-/** The one-based line of a document offset. */
-function lineOf(text: string, offset: number): number {
-  let line = 1;
-  for (
-    let index = text.indexOf("\n");
-    index !== -1 && index < offset;
-    index = text.indexOf("\n", index + 1)
-  ) {
-    line += 1;
-  }
-  return line;
 }
