@@ -31,6 +31,8 @@ export interface DatabaseHandle {
   urgent<T>(work: (db: Database) => Promise<T>): Promise<T>;
   /** How many `urgent` statements can run at once; more would only wait in the driver. */
   urgentConnections: number;
+  /** Work to finish before the database closes (e.g. stopping this process's run workers). */
+  onClose(work: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -53,6 +55,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // Two processes starting at once must not run the same migration twice.
       await migrationClient`select pg_advisory_lock(${migrationLockKey})`;
       await migratePostgres(drizzlePostgres(migrationClient), { migrationsFolder });
+      // The run queue's own schema (graphile-worker), so any process can enqueue from the start.
+      const { runMigrations, Logger } = await import("graphile-worker");
+      await runMigrations({
+        connectionString: options.url,
+        logger: new Logger(() => () => {}),
+        noHandleSignals: true,
+      });
       await migrationClient`select pg_advisory_unlock(${migrationLockKey})`;
     } finally {
       await migrationClient.end();
@@ -64,6 +73,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const urgentConnections = 4;
     const urgentClient = postgres(options.url, { max: urgentConnections, onnotice: () => {} });
     const urgentDb = drizzlePostgres(urgentClient, { schema }) as unknown as Database;
+    const closing = closeHooks();
     return {
       kind: "postgres",
       db,
@@ -71,7 +81,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       postgresClient: client,
       urgent: (work) => work(urgentDb),
       urgentConnections,
+      onClose: closing.add,
       close: async () => {
+        await closing.run();
         await Promise.all([client.end(), urgentClient.end()]);
       },
     };
@@ -81,13 +93,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pgliteDb = drizzlePglite(client, { schema });
   await migratePglite(pgliteDb, { migrationsFolder });
   const db = pgliteDb as unknown as Database;
+  const closing = closeHooks();
   return {
     kind: "pglite",
     db,
     urgent: (work) => client.runUrgent(() => work(db)),
     // PGlite runs one statement at a time.
     urgentConnections: 1,
-    close: () => client.close(),
+    onClose: closing.add,
+    close: async () => {
+      await closing.run();
+      await client.close();
+    },
+  };
+}
+
+function closeHooks() {
+  const hooks: (() => Promise<void>)[] = [];
+  return {
+    add: (work: () => Promise<void>) => {
+      hooks.push(work);
+    },
+    run: async () => {
+      await Promise.allSettled(hooks.splice(0).map((work) => work()));
+    },
   };
 }
 

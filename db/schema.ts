@@ -99,7 +99,14 @@ export const checkpoint = pgTable(
   (table) => [index("checkpoint_app_created_idx").on(table.appId, table.createdAt)],
 );
 
-export const runStatuses = ["queued", "running", "completed", "failed", "cancelled"] as const;
+export const runStatuses = [
+  "queued",
+  "running",
+  "waiting",
+  "completed",
+  "failed",
+  "cancelled",
+] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
 export interface RunUsage {
@@ -135,6 +142,14 @@ export const agentRun = pgTable(
     errorCode: text("error_code"),
     errorMessage: text("error_message"),
     cancelRequestedAt: timestamp("cancel_requested_at", { withTimezone: true }),
+    /** The process executing the run (its lease); null while queued or waiting. */
+    leaseOwner: text("lease_owner"),
+    /** The lease ends here unless its owner heartbeats; then anyone may reclaim the run. */
+    leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }),
+    /** While `waiting`: when the rate limit resets and the run resumes. */
+    resumeAt: timestamp("resume_at", { withTimezone: true }),
+    /** While `waiting` and after: the run's work so far, kept as a revision off the draft head. */
+    pausedRevisionId: uuid("paused_revision_id"),
     createdAt: createdAt(),
     startedAt: timestamp("started_at", { withTimezone: true }),
     finishedAt: timestamp("finished_at", { withTimezone: true }),
@@ -145,7 +160,8 @@ export const agentRun = pgTable(
     // The database itself guarantees one active run per app, whichever process creates it.
     uniqueIndex("agent_run_one_active_per_app_idx")
       .on(table.appId)
-      .where(sql`${table.status} in ('queued', 'running')`),
+      .where(sql`${table.status} in ('queued', 'running', 'waiting')`),
+    index("agent_run_lease_idx").on(table.leaseExpiresAt),
   ],
 );
 

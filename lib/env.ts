@@ -121,6 +121,17 @@ const environmentSchema = z.object({
     .url()
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  /**
+   * What this process does with DATABASE_URL set: `all` serves and executes runs, `web` only
+   * serves (runs go to workers), `worker` only executes. With PGlite everything is one process.
+   */
+  PATCHWORK_ROLE: z.enum(["all", "web", "worker"]).default("all"),
+  /** How many runs one worker process executes at once. */
+  PATCHWORK_WORKER_CONCURRENCY: positiveInteger(4),
+  /** A run's lease: its worker renews it every third of this; unrenewed, the run is reclaimed. */
+  PATCHWORK_RUN_LEASE_S: positiveInteger(30),
+  /** A rate limit that resets sooner than this pauses the run; a later one fails it. */
+  APPS_CODING_AGENT_MAX_RATE_LIMIT_WAIT_S: positiveInteger(900),
   APPS_CODING_AGENT_ENABLE_LEGACY_WRITE_FILE: booleanFlag,
   APPS_CODING_AGENT_RUN_TIMEOUT_S: positiveInteger(1800),
   APPS_CODING_AGENT_APPROVAL_TIMEOUT_S: positiveInteger(300),

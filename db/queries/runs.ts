@@ -8,7 +8,7 @@ import {
   runEvent,
 } from "../schema";
 
-export const activeRunStatuses = ["queued", "running"] as const;
+export const activeRunStatuses = ["queued", "running", "waiting"] as const;
 
 export async function insertRun(db: Executor, values: NewAgentRunRow): Promise<AgentRunRow> {
   const [row] = await db.insert(agentRun).values(values).returning();
@@ -92,14 +92,115 @@ export async function updateRun(
  */
 export async function finishRunIfActive(
   db: Executor,
-  { id, ...values }: Partial<Omit<AgentRunRow, "id">> & { id: string },
+  {
+    id,
+    guard,
+    ...values
+  }: Partial<Omit<AgentRunRow, "id">> & { id: string; guard?: RunFinishGuard },
 ): Promise<{ resultRevisionId: string | null } | null> {
   const [row] = await db
     .update(agentRun)
-    .set(values)
-    .where(and(eq(agentRun.id, id), inArray(agentRun.status, [...activeRunStatuses])))
+    .set({ leaseOwner: null, leaseExpiresAt: null, resumeAt: null, ...values })
+    .where(
+      and(
+        eq(agentRun.id, id),
+        inArray(agentRun.status, [...activeRunStatuses]),
+        guard ? runGuardCondition(guard) : undefined,
+      ),
+    )
     .returning({ resultRevisionId: agentRun.resultRevisionId });
   return row ?? null;
+}
+
+/**
+ * Who may end a run: its lease owner (the executing process), anyone once its lease has expired
+ * (the sweeper), or anyone while nobody executes it (a cancel of a queued or waiting run).
+ */
+export type RunFinishGuard =
+  | { leaseOwner: string }
+  | { leaseExpired: true }
+  | { notExecuting: true };
+
+function runGuardCondition(guard: RunFinishGuard) {
+  if ("leaseOwner" in guard) return eq(agentRun.leaseOwner, guard.leaseOwner);
+  if ("leaseExpired" in guard) return leaseExpiredCondition;
+  return sql`(${agentRun.status} in ('queued', 'waiting') and ${agentRun.leaseOwner} is null)`;
+}
+
+/**
+ * Takes a queued or waiting run for this process: `running`, with a lease that ends unless renewed.
+ * Null when the run is gone, finished, or executing elsewhere. Times are the database's, so
+ * processes on machines whose clocks disagree still agree on who holds a lease.
+ */
+export async function claimRunLease(
+  db: Executor,
+  { id, owner, leaseSeconds }: { id: string; owner: string; leaseSeconds: number },
+): Promise<AgentRunRow | null> {
+  const [row] = await db
+    .update(agentRun)
+    .set({
+      status: "running",
+      leaseOwner: owner,
+      leaseExpiresAt: sql`now() + ${leaseSeconds} * interval '1 second'`,
+      startedAt: sql`coalesce(${agentRun.startedAt}, now())`,
+      resumeAt: null,
+    })
+    .where(
+      and(
+        eq(agentRun.id, id),
+        sql`(${agentRun.status} in ('queued', 'waiting') or (${agentRun.status} = 'running' and ${agentRun.leaseOwner} is null))`,
+      ),
+    )
+    .returning();
+  return row ?? null;
+}
+
+/** Extends the leases this process still holds; answers the ids it still holds. */
+export async function renewRunLeases(
+  db: Executor,
+  { ids, owner, leaseSeconds }: { ids: string[]; owner: string; leaseSeconds: number },
+): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .update(agentRun)
+    .set({ leaseExpiresAt: sql`now() + ${leaseSeconds} * interval '1 second'` })
+    .where(
+      and(
+        inArray(agentRun.id, ids),
+        eq(agentRun.leaseOwner, owner),
+        eq(agentRun.status, "running"),
+      ),
+    )
+    .returning({ id: agentRun.id });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * A running run whose executing process stopped renewing its lease — or, started by a version
+ * before leases, has none and has been running for longer than an hour.
+ */
+const leaseExpiredCondition = sql`(${agentRun.status} = 'running' and (${agentRun.leaseExpiresAt} < now() or (${agentRun.leaseExpiresAt} is null and ${agentRun.startedAt} < now() - interval '1 hour')))`;
+
+export async function listRunsWithExpiredLease(db: Executor): Promise<AgentRunRow[]> {
+  return db.select().from(agentRun).where(leaseExpiredCondition);
+}
+
+/** Pauses a run at a rate limit: `waiting` until `resumeAt`, its work so far kept as a revision. */
+export async function pauseRun(
+  db: Executor,
+  {
+    id,
+    owner,
+    resumeAt,
+    pausedRevisionId,
+  }: { id: string; owner: string; resumeAt: Date; pausedRevisionId: string | null },
+): Promise<boolean> {
+  const rows = await db
+    .update(agentRun)
+    .set({ status: "waiting", leaseOwner: null, leaseExpiresAt: null, resumeAt, pausedRevisionId })
+    .where(and(eq(agentRun.id, id), eq(agentRun.status, "running"), eq(agentRun.leaseOwner, owner)))
+    .returning({ id: agentRun.id });
+  return rows.length === 1;
 }
 
 /** Marks a cancel request once; returns the run whether or not it was already marked. */
@@ -116,6 +217,22 @@ export async function insertRunEvent(
 ): Promise<RunEventRow> {
   const [row] = await db.insert(runEvent).values(values).returning();
   return row;
+}
+
+/** Inserts events and answers them as stored (the events written with a run's transaction). */
+export async function insertRunEventRows(
+  db: Executor,
+  values: { runId: string; seq: number; type: string; payload: Record<string, unknown> }[],
+): Promise<RunEventRow[]> {
+  if (values.length === 0) return [];
+  return db.insert(runEvent).values(values).returning();
+}
+
+export async function listRunsByStatus(
+  db: Executor,
+  { status }: { status: AgentRunRow["status"] },
+): Promise<AgentRunRow[]> {
+  return db.select().from(agentRun).where(eq(agentRun.status, status));
 }
 
 export async function listEventsAfter(

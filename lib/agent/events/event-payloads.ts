@@ -100,7 +100,12 @@ export const runEventPayloadSchemas = {
     deletions: z.number().optional(),
   }),
   "run.completed": z.object({ result_revision_id: z.string().nullable(), usage: usageSchema }),
-  "run.failed": z.object({ code: z.string(), message: z.string() }),
+  "run.failed": z.object({
+    code: z.string(),
+    message: z.string(),
+    /** With CODING_AGENT_RATE_LIMITED: when the provider's limit resets (ISO 8601). */
+    reset_at: z.string().optional(),
+  }),
   "run.cancelled": z.object({ message: z.string() }),
 } as const;
 

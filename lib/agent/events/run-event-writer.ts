@@ -1,7 +1,12 @@
 import "server-only";
-import type { DatabaseHandle } from "@/db/client";
+import type { DatabaseHandle, Executor } from "@/db/client";
 import { deletePreRunCheckpoint } from "@/db/queries/checkpoints";
-import { finishRunIfActive, getLastEventSeq, insertRunEvent } from "@/db/queries/runs";
+import {
+  finishRunIfActive,
+  getLastEventSeq,
+  insertRunEventRows,
+  type RunFinishGuard,
+} from "@/db/queries/runs";
 import type { AgentRunRow, RunEventRow } from "@/db/schema";
 import { redactSecrets, SecretStreamRedactor } from "@/lib/redact-secrets";
 import type { RunEventBus } from "./event-bus";
@@ -134,47 +139,86 @@ export class RunEventWriter {
 
   /**
    * Appends the terminal event and the run's final state in one transaction, so a reader never
-   * sees a finished stream with a running run or the reverse. Returns false if the run had already
-   * ended — here, or by another writer such as recovery.
+   * sees a finished stream with a running run or the reverse. `inside`, when given, does its work
+   * (landing the run's revision, its checkpoint) in that same transaction and may add events
+   * before the terminal one; if the run is no longer active — or, with `guard`, no longer this
+   * process's — nothing of it is kept. Returns false if the run had already ended: here, or by
+   * another writer such as a sweeper.
    */
   async finish<Type extends TerminalRunEventType>(
     type: Type,
     payload: RunEventPayload<Type>,
     runUpdate: Partial<Omit<AgentRunRow, "id">>,
+    options: { guard?: RunFinishGuard; inside?: FinishInside<Type> } = {},
   ): Promise<boolean> {
     if (this.terminal) return false;
     if (validatePayloads) assertRunEventPayload(type, payload);
     if (!this.failure) this.releaseHeldText();
     this.terminal = type;
     await this.settled();
+    try {
+      return await this.commitEvents(async (transaction, stage) => {
+        const extra = options.inside ? await options.inside(transaction, stage) : undefined;
+        const finalPayload = { ...payload, ...extra?.payload };
+        if (validatePayloads) assertRunEventPayload(type, finalPayload);
+        const finished = await finishRunIfActive(transaction, {
+          id: this.run.id,
+          guard: options.guard,
+          ...redactSecrets({ ...runUpdate, ...extra?.runUpdate }),
+          finishedAt: new Date(),
+        });
+        if (!finished) throw new RunNoLongerActive();
+        // A run that changed nothing leaves no checkpoint: it would pin the draft as it is.
+        if (!finished.resultRevisionId) {
+          await deletePreRunCheckpoint(transaction, { runId: this.run.id });
+        }
+        stage.add(type, finalPayload);
+      });
+    } catch (error) {
+      // The run is still to be ended (say, as failed, when landing its revision failed).
+      this.terminal = null;
+      throw error;
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction with the events it adds, stored after whatever is stored and
+   * published once committed. False when `work` found the run no longer active (it throws
+   * `RunNoLongerActive`): then nothing is kept.
+   */
+  async commitEvents(
+    work: (transaction: Executor, stage: TransactionEvents) => Promise<void>,
+  ): Promise<boolean> {
+    await this.settled();
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const row = await this.handle.db.transaction(async (transaction) => {
-          const finished = await finishRunIfActive(transaction, {
-            id: this.run.id,
-            ...redactSecrets(runUpdate),
-            finishedAt: new Date(),
+        const rows = await this.handle.db.transaction(async (transaction) => {
+          const staged: { type: string; payload: Record<string, unknown> }[] = [];
+          await work(transaction, {
+            add: (type, payload) => {
+              if (validatePayloads) assertRunEventPayload(type, payload);
+              staged.push({ type, payload: redactSecrets(payload) as Record<string, unknown> });
+            },
           });
-          if (!finished) return null;
-          // A run that changed nothing leaves no checkpoint: it would pin the draft as it is.
-          if (!finished.resultRevisionId) {
-            await deletePreRunCheckpoint(transaction, { runId: this.run.id });
-          }
-          // The terminal event goes after whatever is stored, even if another writer (a process
-          // that lost its lock but still runs) appended events this writer never saw.
+          // The events go after whatever is stored, even if another writer (a process that lost
+          // its lease but still runs) appended events this writer never saw.
           const stored = await getLastEventSeq(transaction, { runId: this.run.id });
-          return insertRunEvent(transaction, {
-            runId: this.run.id,
-            seq: Math.max(this.nextSeq, stored + 1),
-            type,
-            payload: redactSecrets(payload),
-          });
+          const first = Math.max(this.nextSeq, stored + 1);
+          return insertRunEventRows(
+            transaction,
+            staged.map((event, index) => ({ runId: this.run.id, seq: first + index, ...event })),
+          );
         });
-        if (!row) return false;
-        this.nextSeq = row.seq + 1;
-        await this.bus.publish(this.run.id, [toRunEvent(row, this.run.appId)]);
+        const last = rows.at(-1);
+        if (last) this.nextSeq = last.seq + 1;
+        if (rows.length > 0)
+          await this.bus.publish(
+            this.run.id,
+            rows.map((row) => toRunEvent(row, this.run.appId)),
+          );
         return true;
       } catch (error) {
+        if (RunNoLongerActive.isInstance(error)) return false;
         if (attempt >= 3 || !isUniqueViolation(error)) throw error;
       }
     }
@@ -298,6 +342,31 @@ export function toRunEvent(row: RunEventRow, appId: string): RunEvent {
     ts: row.createdAt.toISOString(),
     payload: row.payload,
   };
+}
+
+/** Events added inside a run's transaction, stored in the order added. */
+export interface TransactionEvents {
+  add<Type extends RunEventType>(type: Type, payload: RunEventPayload<Type>): void;
+}
+
+export type FinishInside<Type extends TerminalRunEventType> = (
+  transaction: Executor,
+  stage: TransactionEvents,
+) => Promise<{
+  payload?: Partial<RunEventPayload<Type>>;
+  runUpdate?: Partial<Omit<AgentRunRow, "id">>;
+} | void>;
+
+/** Thrown inside a run's transaction to undo it: the run ended meanwhile (or is not ours). */
+export class RunNoLongerActive extends Error {
+  constructor() {
+    super("The run is no longer active.");
+    this.name = "RunNoLongerActive";
+  }
+
+  static isInstance(value: unknown): value is RunNoLongerActive {
+    return value instanceof Error && value.name === "RunNoLongerActive";
+  }
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -1,13 +1,17 @@
 import "server-only";
-import type { DatabaseHandle } from "@/db/client";
-import { listRunsForApp, updateRun } from "@/db/queries/runs";
+import type { DatabaseHandle, Executor } from "@/db/client";
+import { getLastEventSeq, listRunsForApp, pauseRun, updateRun } from "@/db/queries/runs";
 import type { AgentRunRow, RevisionRow, RunUsage } from "@/db/schema";
 import type { EngineRunInput } from "@/lib/agent/engines/engine";
 import { getEngine } from "@/lib/agent/engines/registry";
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import type { RunEventPayload } from "@/lib/agent/events/event-payloads";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
-import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
+import {
+  RunEventWriter,
+  RunNoLongerActive,
+  type TransactionEvents,
+} from "@/lib/agent/events/run-event-writer";
 import {
   openWorkspaceSession,
   type WorkspaceSession,
@@ -15,14 +19,22 @@ import {
 import { getEnvironment } from "@/lib/env";
 import { logServerError } from "@/lib/log";
 import { describeModelEndpoint, estimateCostUsd, refreshProviderSettings } from "@/lib/models";
-import { createCheckpoint, diffRevisions, type FileChange, landRevision } from "@/lib/workspace";
+import { RateLimitReached } from "@/lib/models/rate-limit";
+import {
+  commitDetachedRevision,
+  createCheckpoint,
+  diffRevisions,
+  type FileChange,
+  landRevision,
+} from "@/lib/workspace";
 import { checkAndFix } from "./check-and-fix";
 import { loadConversation } from "./conversation-history";
 import { describeRunError } from "./describe-run-error";
 import { InactivityWatchdog } from "./inactivity-watchdog";
 import { createRunApprovals } from "./run-approvals";
+import { getRunDispatcher } from "./run-dispatcher";
 import { RunCancelled, RunFailure } from "./run-failure";
-import { getRunLocks } from "./run-locks";
+import { getLeaseKeeper, processLeaseOwner } from "./run-lease";
 import { createRunSink } from "./run-sink";
 
 interface Execution {
@@ -43,21 +55,50 @@ export function localExecutions(): Map<string, Execution> {
 
 /**
  * Starts a run in the background of this process — not tied to any HTTP request, so closing the
- * stream never stops it. The run's lock must already be held (createRun takes it).
+ * stream never stops it. This process must already hold the run's lease (createRun stores it so
+ * in-process; a queue worker claims it); it is renewed here while the run executes, and if it is
+ * lost (another process reclaimed the run) the run stops at once.
  */
 export function startRunExecution(handle: DatabaseHandle, run: AgentRunRow): Execution {
   const controller = new AbortController();
   const execution: Execution = { runId: run.id, controller, done: Promise.resolve() };
+  const keeper = getLeaseKeeper(handle);
+  keeper.hold(run.id, () =>
+    controller.abort(
+      new RunFailure(
+        runErrorCodes.interrupted,
+        "This server lost the run's lease (it stopped answering for too long) and the run was ended elsewhere; no files were changed.",
+      ),
+    ),
+  );
   execution.done = executeRun(handle, run, controller)
     .catch((error) => logServerError(`run executor for ${run.id} crashed`, error))
-    .finally(async () => {
+    .finally(() => {
       localExecutions().delete(run.id);
-      await getRunLocks(handle)
-        .release(run.id)
-        .catch((error) => logServerError(`could not release the lock of run ${run.id}`, error));
+      keeper.release(run.id);
     });
   localExecutions().set(run.id, execution);
   return execution;
+}
+
+/** Ends a run whose cancel arrived before any process started it. */
+export async function finishCancelledBeforeStart(
+  handle: DatabaseHandle,
+  run: AgentRunRow,
+): Promise<void> {
+  const bus = await getRunEventBus(handle);
+  const writer = new RunEventWriter(
+    handle,
+    bus,
+    { id: run.id, appId: run.appId },
+    await getLastEventSeq(handle.db, { runId: run.id }),
+  );
+  await writer.finish(
+    "run.cancelled",
+    { message: "Stopped before it started; no files were changed." },
+    { status: "cancelled" },
+    { guard: { leaseOwner: processLeaseOwner() } },
+  );
 }
 
 async function executeRun(
@@ -67,8 +108,18 @@ async function executeRun(
 ): Promise<void> {
   const environment = getEnvironment();
   const bus = await getRunEventBus(handle);
-  // createRun stored the run as running with `run.accepted` as seq 1.
-  const writer = new RunEventWriter(handle, bus, { id: run.id, appId: run.appId }, 1);
+  // A run resuming after a rate limit kept its work so far in a revision (maybe its base).
+  const resumed = run.pausedRevisionId !== null;
+  // createRun stored `run.accepted` as seq 1; a resumed run has more.
+  const writer = new RunEventWriter(
+    handle,
+    bus,
+    { id: run.id, appId: run.appId },
+    resumed ? await getLastEventSeq(handle.db, { runId: run.id }) : 1,
+  );
+  // Every way this run ends checks it still holds the lease: a run reclaimed by another process
+  // must not land anything.
+  const guard = { leaseOwner: processLeaseOwner() };
   const unsubscribe = bus.subscribeCancel((runId) => {
     if (runId === run.id) controller.abort(new RunCancelled());
   });
@@ -98,6 +149,12 @@ async function executeRun(
       );
     }
     session = await openWorkspaceSession(handle, run, engine.workspaceForm);
+    if (resumed)
+      await writer.emit("notice", {
+        kind: "resumed",
+        message: "The rate limit has reset; the run goes on where it stopped.",
+        data: {},
+      });
     // External engines get the executor's watchdog; the native agent has its own, finer one.
     const inactivityS = environment.APPS_CODING_AGENT_TOOL_TIMEOUT_S;
     watchdog =
@@ -147,9 +204,10 @@ async function executeRun(
     const engineInput: EngineRunInput = {
       run,
       model: describeModelEndpoint(run.resolvedModelId),
-      input: run.input,
+      input: resumed ? resumedInput(run.input) : run.input,
       conversation: await loadConversation(handle.db, run),
-      resumeRef: await previousEngineRunRef(handle, run),
+      // A resumed run continues its own engine session where the engine keeps one.
+      resumeRef: (resumed ? run.engineRunRef : null) ?? (await previousEngineRunRef(handle, run)),
       workspace: session.workspace,
       approvalPolicy: run.approvalPolicy,
       signal: controller.signal,
@@ -194,14 +252,6 @@ async function executeRun(
         data: { paths: refused.slice(0, 50) },
       });
     }
-    const resultRevisionId = await commitRunChanges(handle, run, changes, writer);
-    if (result.hitIterationLimit) {
-      await writer.emit("notice", {
-        kind: "iteration_limit",
-        message: `The agent stopped after ${environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS} steps. Its changes so far are saved; ask it to continue if needed.`,
-        data: { max_iterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS },
-      });
-    }
     const usage: RunUsage = {
       ...result.usage,
       total_cost_usd:
@@ -215,23 +265,75 @@ async function executeRun(
           },
         }),
     };
-    await writer.emit("usage", { ...usage });
-    if (outputText.trim() === "") {
-      // The chat must never show an empty reply: say what happened instead.
-      outputText = resultRevisionId
-        ? "I made the changes shown above."
-        : "I finished without changing any files.";
-      await writer.emit("assistant.delta", { text: outputText });
-    }
+    const hitIterationLimit = result.hitIterationLimit;
+    // The revision, its checkpoint, the events announcing them, the run's final state and its
+    // terminal event: one transaction, refused if the run is no longer this process's to end.
     await writer.finish(
       "run.completed",
-      { result_revision_id: resultRevisionId, usage },
-      { status: "completed", resultRevisionId, outputText, usage },
+      { result_revision_id: null, usage },
+      { status: "completed", outputText, usage },
+      {
+        guard,
+        inside: async (transaction, stage) => {
+          const resultRevisionId = await commitRunChanges(transaction, run, changes, stage);
+          if (hitIterationLimit) {
+            stage.add("notice", {
+              kind: "iteration_limit",
+              message: `The agent stopped after ${environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS} steps. Its changes so far are saved; ask it to continue if needed.`,
+              data: { max_iterations: environment.APPS_CODING_AGENT_MAX_TOOL_ITERATIONS },
+            });
+          }
+          stage.add("usage", { ...usage });
+          let finalText = outputText;
+          if (finalText.trim() === "") {
+            // The chat must never show an empty reply: say what happened instead.
+            finalText = resultRevisionId
+              ? "I made the changes shown above."
+              : "I finished without changing any files.";
+            stage.add("assistant.delta", { text: finalText });
+          }
+          return {
+            payload: { result_revision_id: resultRevisionId },
+            runUpdate: { resultRevisionId, outputText: finalText },
+          };
+        },
+      },
     );
   } catch (error) {
     await writer.settled();
+    const cancelled =
+      RunCancelled.isInstance(error) || RunCancelled.isInstance(controller.signal.reason);
+    const rateLimit = cancelled || controller.signal.aborted ? null : RateLimitReached.find(error);
+    if (rateLimit && session) {
+      const waitS = Math.ceil((rateLimit.resetAt.getTime() - Date.now()) / 1000);
+      const maximumWaitS = environment.APPS_CODING_AGENT_MAX_RATE_LIMIT_WAIT_S;
+      if (waitS <= maximumWaitS) {
+        // The work so far is read before the folder goes; it is kept for the resumed run.
+        const { changes } = await session.changes();
+        await closeSession(session, run.id);
+        if (await pauseForRateLimit(handle, run, writer, changes, rateLimit.resetAt)) return;
+      } else {
+        await closeSession(session, run.id);
+        await writer.finish(
+          "run.failed",
+          {
+            code: runErrorCodes.rateLimited,
+            message: `The model provider is rate limiting requests until ${rateLimit.resetAt.toISOString()}, longer than the ${maximumWaitS} s a run may wait (APPS_CODING_AGENT_MAX_RATE_LIMIT_WAIT_S); nothing was changed. Try again after that.`,
+            reset_at: rateLimit.resetAt.toISOString(),
+          },
+          {
+            status: "failed",
+            errorCode: runErrorCodes.rateLimited,
+            errorMessage: "Rate limited beyond the longest wait.",
+            outputText,
+          },
+          { guard },
+        );
+        return;
+      }
+    }
     if (session) await closeSession(session, run.id);
-    if (RunCancelled.isInstance(error) || RunCancelled.isInstance(controller.signal.reason)) {
+    if (cancelled) {
       await writer.finish(
         "run.cancelled",
         { message: "Stopped before finishing; no files were changed." },
@@ -239,6 +341,7 @@ async function executeRun(
           status: "cancelled",
           outputText,
         },
+        { guard },
       );
       return;
     }
@@ -251,6 +354,7 @@ async function executeRun(
       "run.failed",
       { code, message },
       { status: "failed", errorCode: code, errorMessage: message, outputText },
+      { guard },
     );
   } finally {
     clearTimeout(runTimer);
@@ -268,32 +372,32 @@ async function closeSession(session: WorkspaceSession, runId: string): Promise<v
 }
 
 /**
- * Turns the overlay into one revision and a post-run checkpoint. If the person saved files
- * meanwhile, the store merges three-way; overlapping edits land as a revision of their own (parent
- * = the run's base) and a `merge_conflict` notice names the files, so no run's work is discarded.
+ * Turns the overlay into one revision and a post-run checkpoint, inside the transaction that ends
+ * the run. If the person saved files meanwhile, the store merges three-way; overlapping edits land
+ * as a revision of their own (parent = the run's base) and a `merge_conflict` notice names the
+ * files, so no run's work is discarded.
  */
 async function commitRunChanges(
-  handle: DatabaseHandle,
+  transaction: Executor,
   run: AgentRunRow,
   changes: FileChange[],
-  writer: RunEventWriter,
+  stage: TransactionEvents,
 ): Promise<string | null> {
   if (changes.length === 0) return null;
-  const message = `Agent: ${run.input.length > 72 ? `${run.input.slice(0, 71)}…` : run.input}`;
-  const landed = await landRevision(handle.db, {
+  const landed = await landRevision(transaction, {
     appId: run.appId,
     baseRevisionId: run.baseRevisionId!,
     changes,
     source: "agent",
     runId: run.id,
-    message,
+    message: revisionMessage(run),
   });
   for (const revision of [landed.separateRevision, landed.draftRevision]) {
-    if (revision) await announceRevision(handle, run, writer, revision);
+    if (revision) await announceRevision(transaction, run, stage, revision);
   }
   if (landed.conflicts.length > 0) {
     const files = landed.conflicts;
-    await writer.emit("notice", {
+    stage.add("notice", {
       kind: "merge_conflict",
       message: `You changed ${files.join(", ")} while the agent was editing ${files.length === 1 ? "it" : "them"}. The draft keeps your version; the agent's version is saved as its own revision, which you can open as a diff or restore.`,
       data: {
@@ -304,7 +408,7 @@ async function commitRunChanges(
       },
     });
   } else if (landed.merged.length > 0) {
-    await writer.emit("notice", {
+    stage.add("notice", {
       kind: "merged",
       message: `Merged the agent's edits with yours in ${landed.merged.join(", ")}.`,
       data: { files: landed.merged },
@@ -312,14 +416,19 @@ async function commitRunChanges(
   }
   const result = landed.separateRevision ?? landed.draftRevision;
   if (!result) return null;
-  const checkpoint = await createCheckpoint(handle.db, {
+  const checkpoint = await createCheckpoint(transaction, {
     appId: run.appId,
     revisionId: result.id,
     kind: "post_run",
     runId: run.id,
   });
-  const diffStats = await summarizeChanges(handle, result.parentRevisionId, result.id, run.appId);
-  await writer.emit("checkpoint.created", {
+  const diffStats = await summarizeChanges(
+    transaction,
+    result.parentRevisionId,
+    result.id,
+    run.appId,
+  );
+  stage.add("checkpoint.created", {
     checkpoint_id: checkpoint.id,
     revision_id: result.id,
     kind: "post_run",
@@ -330,19 +439,74 @@ async function commitRunChanges(
   return result.id;
 }
 
-async function announceRevision(
+function revisionMessage(run: AgentRunRow): string {
+  return `Agent: ${run.input.length > 72 ? `${run.input.slice(0, 71)}…` : run.input}`;
+}
+
+/**
+ * Pauses the run at a rate limit, in one transaction: its work so far kept as a revision off the
+ * draft head, the run `waiting` until `resetAt` without a lease, its resumption scheduled, and a
+ * `notice` the panel counts down from. False when the run was no longer this process's.
+ */
+async function pauseForRateLimit(
   handle: DatabaseHandle,
   run: AgentRunRow,
   writer: RunEventWriter,
+  changes: FileChange[],
+  resetAt: Date,
+): Promise<boolean> {
+  const dispatcher = getRunDispatcher(handle);
+  let pausedRevisionId = run.baseRevisionId!;
+  const paused = await writer.commitEvents(async (transaction, stage) => {
+    if (changes.length > 0) {
+      const { revision } = await commitDetachedRevision(transaction, {
+        appId: run.appId,
+        baseRevisionId: run.baseRevisionId!,
+        changes,
+        source: "agent",
+        runId: run.id,
+        message: `${revisionMessage(run)} (paused at a rate limit)`,
+      });
+      pausedRevisionId = revision.id;
+    }
+    const owned = await pauseRun(transaction, {
+      id: run.id,
+      owner: processLeaseOwner(),
+      resumeAt: resetAt,
+      pausedRevisionId,
+    });
+    if (!owned) throw new RunNoLongerActive();
+    await dispatcher.enqueue(transaction, { runId: run.id, runAt: resetAt });
+    const waitS = Math.max(0, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+    stage.add("notice", {
+      kind: "rate_limited",
+      message: `The model provider is rate limiting requests. The run waits and goes on by itself at ${resetAt.toISOString().slice(11, 19)} UTC (in ${waitS} s); Stop cancels it.`,
+      data: { reset_at: resetAt.toISOString(), wait_s: waitS },
+    });
+  });
+  if (paused)
+    dispatcher.committed({ ...run, status: "waiting", pausedRevisionId }, { runAt: resetAt });
+  return paused;
+}
+
+/** What a resumed engine is told: the same request, and that its earlier work is in place. */
+function resumedInput(input: string): string {
+  return `${input}\n\n(You were paused by the model provider's rate limit and are now resuming. Your changes so far are already in the workspace: look at the files, then finish the request.)`;
+}
+
+async function announceRevision(
+  transaction: Executor,
+  run: AgentRunRow,
+  stage: TransactionEvents,
   revision: RevisionRow,
 ): Promise<void> {
   const diffStats = await summarizeChanges(
-    handle,
+    transaction,
     revision.parentRevisionId,
     revision.id,
     run.appId,
   );
-  await writer.emit("revision.created", {
+  stage.add("revision.created", {
     revision_id: revision.id,
     parent_revision_id: revision.parentRevisionId,
     files_changed: diffStats.files,
@@ -351,13 +515,8 @@ async function announceRevision(
   });
 }
 
-async function summarizeChanges(
-  handle: DatabaseHandle,
-  fromId: string | null,
-  toId: string,
-  appId: string,
-) {
-  const diff = await diffRevisions(handle.db, {
+async function summarizeChanges(db: Executor, fromId: string | null, toId: string, appId: string) {
+  const diff = await diffRevisions(db, {
     appId,
     revisionId: toId,
     againstRevisionId: fromId,

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
-import { listEventsAfter } from "@/db/queries/runs";
+import { getRunById, listEventsAfter, updateRun } from "@/db/queries/runs";
 import { resetEnvironmentForTests } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
 import { resetModelDiscoveryCache } from "@/lib/models";
@@ -15,8 +15,26 @@ import { cancelRun, createRun } from "./run-service";
 type ModelServer = Awaited<ReturnType<typeof startModelServer>>;
 const savedEnvironment = { ...process.env };
 
-async function waitForRun(runId: string): Promise<void> {
-  await localExecutions().get(runId)?.done;
+/** Waits for the run to end, wherever it executes (here, or a queue worker of this process). */
+async function waitForRun(handle: DatabaseHandle, runId: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    await localExecutions().get(runId)?.done;
+    const run = await getRunById(handle.db, { id: runId });
+    if (run && !["queued", "running", "waiting"].includes(run.status)) return;
+    if (Date.now() > deadline) throw new Error(`run ${runId} is still ${run?.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** The run's execution in this process, once a worker has claimed it. */
+async function executionOf(runId: string) {
+  for (let waited = 0; waited < 10_000; waited += 10) {
+    const execution = localExecutions().get(runId);
+    if (execution) return execution;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`run ${runId} never started here`);
 }
 
 async function eventsOf(handle: DatabaseHandle, runId: string) {
@@ -59,7 +77,7 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
       resolvedModelId: "compatible:happy-path",
       executionEngine: "native",
     });
-    await waitForRun(run.id);
+    await waitForRun(handle, run.id);
     const events = await eventsOf(handle, run.id);
     expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
     const types = events.map((event) => event.type);
@@ -91,7 +109,7 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
     expect(
       (await listCheckpoints(handle.db, { appId: app.id })).map((checkpoint) => checkpoint.kind),
     ).toContain("pre_run");
-    await waitForRun(run.id);
+    await waitForRun(handle, run.id);
     const types = (await eventsOf(handle, run.id)).map((event) => event.type);
     expect(types.at(-1)).toBe("run.completed");
     expect(types).not.toContain("revision.created");
@@ -112,7 +130,7 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
     }).catch((caught) => caught);
     expect(PatchworkError.isInstance(error) && error.code).toBe("CODING_AGENT_RUN_ACTIVE");
     await cancelRun(handle, { appId: app.id, runId: first.id });
-    await waitForRun(first.id);
+    await waitForRun(handle, first.id);
     const events = await eventsOf(handle, first.id);
     expect(events.at(-1)?.type).toBe("run.cancelled");
     expect(events.some((event) => event.type === "revision.created")).toBe(false);
@@ -133,7 +151,7 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
       input: "Change the heading",
       modelId: "compatible:patch-retry",
     });
-    await waitForRun(run.id);
+    await waitForRun(handle, run.id);
     const events = await eventsOf(handle, run.id);
     const failed = events.find((event) => event.type === "tool.failed");
     expect(failed?.payload).toMatchObject({
@@ -154,7 +172,7 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
       input: "Change the heading",
       modelId: "compatible:malformed-args",
     });
-    await waitForRun(run.id);
+    await waitForRun(handle, run.id);
     const events = await eventsOf(handle, run.id);
     const validation = events.filter(
       (event) =>
@@ -173,7 +191,7 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
       input: "hello",
       modelId: "compatible:hang",
     });
-    await waitForRun(run.id);
+    await waitForRun(handle, run.id);
     expect(Date.now() - started).toBeLessThan(8_000);
     const last = (await eventsOf(handle, run.id)).at(-1);
     expect(last).toMatchObject({
@@ -189,9 +207,11 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
       input: "slow",
       modelId: "compatible:slow-stream",
     });
-    // Pretend this process died: forget the execution, then let recovery find the run.
-    const execution = localExecutions().get(run.id)!;
+    // Pretend this process died: forget the execution and let its lease run out, then let
+    // recovery find the run.
+    const execution = await executionOf(run.id);
     localExecutions().delete(run.id);
+    await updateRun(handle.db, { id: run.id, leaseExpiresAt: new Date(Date.now() - 1000) });
     const recovered = await recoverInterruptedRuns(handle);
     expect(recovered).toContain(run.id);
     execution.controller.abort();

@@ -15,9 +15,13 @@ import { preflightEngine, preflightEngineModel } from "@/lib/agent/engines/regis
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { PatchworkError } from "@/lib/errors";
 import { describeModelEndpoint, refreshProviderSettings, resolveModel } from "@/lib/models";
-import { localExecutions, startRunExecution } from "./run-executor";
+import { getLastEventSeq } from "@/db/queries/runs";
+import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
+import { getRunDispatcher } from "./run-dispatcher";
+import { localExecutions } from "./run-executor";
 import { RunCancelled } from "./run-failure";
-import { getRunLocks } from "./run-locks";
+import { leaseSeconds, processLeaseOwner } from "./run-lease";
+import { removeRunJob } from "./run-queue";
 
 export interface CreateRunInput {
   appId: string;
@@ -30,13 +34,14 @@ export interface CreateRunInput {
 }
 
 /**
- * Creates a run and starts it in the background: validates the engine, resolves and pins the
- * model, refuses a second active run for the app, and records the pre-run checkpoint — all before
- * answering, so a 201 means the run exists and will end with exactly one terminal event.
+ * Creates a run and dispatches it: validates the engine, resolves and pins the model, refuses a
+ * second active run for the app, and records the pre-run checkpoint — all before answering, so a
+ * 201 means the run exists and will end with exactly one terminal event.
  *
- * The run is stored already `running`, with `run.accepted` as its first event, in the same
- * transaction: execution starts in this process right after the commit, and a separate update
- * and insert cost each run two more commits on its way to the model (see docs/DECISIONS.md).
+ * With Postgres the run is stored `queued` and its job added in the same transaction (a run exists
+ * exactly when its job does); a worker claims it. With PGlite it executes here, so it is stored
+ * already `running` and leased by this process, with `run.accepted` as its first event: a
+ * separate update and insert would cost each run two more commits on its way to the model.
  */
 export async function createRun(
   handle: DatabaseHandle,
@@ -48,16 +53,10 @@ export async function createRun(
   const model = await resolveModel(input.modelId ?? null);
   preflightEngineModel(codingEngine, describeModelEndpoint(model.id));
   const runId = randomUUID();
-  const locks = getRunLocks(handle);
-  // Registered before the row exists, so this process's recovery sweep never mistakes it for an orphan.
-  localExecutions().set(runId, {
-    runId,
-    controller: new AbortController(),
-    done: Promise.resolve(),
-  });
+  const dispatcher = getRunDispatcher(handle);
+  const here = dispatcher.inProcess;
   let run: AgentRunRow;
   try {
-    await locks.acquire(runId);
     run = await handle.db.transaction(async (transaction) => {
       const app = await getAppForUpdate(transaction, { id: input.appId });
       if (!app)
@@ -69,8 +68,10 @@ export async function createRun(
       const created = await insertRun(transaction, {
         id: runId,
         appId: input.appId,
-        status: "running",
-        startedAt: new Date(),
+        status: here ? "running" : "queued",
+        startedAt: here ? new Date() : null,
+        leaseOwner: here ? processLeaseOwner() : null,
+        leaseExpiresAt: here ? new Date(Date.now() + leaseSeconds() * 1000) : null,
         input: input.input,
         messages: input.messages ?? null,
         requestedModelId: input.modelId ?? "auto",
@@ -97,11 +98,10 @@ export async function createRun(
           base_revision_id: created.baseRevisionId,
         },
       });
+      await dispatcher.enqueue(transaction, { runId });
       return created;
     });
   } catch (error) {
-    localExecutions().delete(runId);
-    await locks.release(runId);
     // The partial unique index catches a race the row lock cannot (another process, same app).
     if (
       (error as { code?: string }).code === "23505" ||
@@ -111,7 +111,7 @@ export async function createRun(
     }
     throw error;
   }
-  startRunExecution(handle, run);
+  dispatcher.committed(run);
   return run;
 }
 
@@ -125,14 +125,35 @@ export async function cancelRun(
 ): Promise<AgentRunRow> {
   const run = await getAppRun(handle.db, { appId, id: runId });
   if (!run) throw new PatchworkError("NOT_FOUND", "Run not found.", { details: { run_id: runId } });
-  if (run.status !== "queued" && run.status !== "running") return run;
+  if (run.status !== "queued" && run.status !== "running" && run.status !== "waiting") return run;
   await requestRunCancel(handle.db, { id: runId });
   const local = localExecutions().get(runId);
   if (local) {
     local.controller.abort(new RunCancelled());
-  } else {
-    await (await getRunEventBus(handle)).publishCancel(runId);
+    return run;
   }
+  // Nobody executes a queued or waiting run: end it here, and take its job out of the queue. If a
+  // worker claimed it meanwhile, the guard refuses and the cancel goes to that worker instead
+  // (which also checks the request when it claims).
+  const bus = await getRunEventBus(handle);
+  const writer = new RunEventWriter(
+    handle,
+    bus,
+    { id: run.id, appId: run.appId },
+    await getLastEventSeq(handle.db, { runId }),
+  );
+  const ended = await writer.finish(
+    "run.cancelled",
+    { message: "Stopped before finishing; no files were changed." },
+    { status: "cancelled" },
+    {
+      guard: { notExecuting: true },
+      inside: async (transaction) => {
+        if (handle.kind === "postgres") await removeRunJob(transaction, { runId });
+      },
+    },
+  );
+  if (!ended) await bus.publishCancel(runId);
   return run;
 }
 

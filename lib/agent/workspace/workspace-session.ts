@@ -26,14 +26,77 @@ export interface WorkspaceSession {
   close(): Promise<void>;
 }
 
-/** Opens the run's base revision in the given form. */
+/**
+ * Opens the run's base revision in the given form — or, for a run resuming after a rate limit,
+ * the revision holding its work so far; `changes()` then still answers the net changes since the
+ * run's base, so the run lands as one revision however many times it paused.
+ */
 export async function openWorkspaceSession(
   handle: DatabaseHandle,
   run: AgentRunRow,
   form: EngineWorkspace["form"],
 ): Promise<WorkspaceSession> {
-  const revisionId = run.baseRevisionId;
-  if (!revisionId) throw new Error("run is missing its base revision");
+  if (!run.baseRevisionId) throw new Error("run is missing its base revision");
+  const session = await openRevision(handle, run, run.pausedRevisionId ?? run.baseRevisionId, form);
+  if (!run.pausedRevisionId || run.pausedRevisionId === run.baseRevisionId) return session;
+  const [base, paused] = await Promise.all([
+    readAllFiles(handle.db, { appId: run.appId, revisionId: run.baseRevisionId }),
+    readAllFiles(handle.db, { appId: run.appId, revisionId: run.pausedRevisionId }),
+  ]);
+  return {
+    ...session,
+    changes: async () => {
+      const { changes, refused } = await session.changes();
+      return { changes: netChanges(base.files, applyChanges(paused.files, changes)), refused };
+    },
+  };
+}
+
+/** The files after `changes` (writes, deletes, renames) are applied to `files`. */
+export function applyChanges(
+  files: ReadonlyMap<string, Uint8Array>,
+  changes: FileChange[],
+): Map<string, Uint8Array> {
+  const result = new Map(files);
+  for (const change of changes) {
+    if (change.type === "write")
+      result.set(
+        change.path,
+        typeof change.content === "string"
+          ? new TextEncoder().encode(change.content)
+          : change.content,
+      );
+    else if (change.type === "delete") result.delete(change.path);
+    else {
+      const content = result.get(change.from);
+      result.delete(change.from);
+      if (content) result.set(change.to, content);
+    }
+  }
+  return result;
+}
+
+/** Writes and deletes that turn `before` into `after`. */
+export function netChanges(
+  before: ReadonlyMap<string, Uint8Array>,
+  after: ReadonlyMap<string, Uint8Array>,
+): FileChange[] {
+  const changes: FileChange[] = [];
+  for (const [path, content] of after) {
+    const previous = before.get(path);
+    if (!previous || !Buffer.from(previous).equals(Buffer.from(content)))
+      changes.push({ type: "write", path, content });
+  }
+  for (const path of before.keys()) if (!after.has(path)) changes.push({ type: "delete", path });
+  return changes;
+}
+
+async function openRevision(
+  handle: DatabaseHandle,
+  run: AgentRunRow,
+  revisionId: string,
+  form: EngineWorkspace["form"],
+): Promise<WorkspaceSession> {
   if (form === "overlay") {
     const overlay = await WorkspaceOverlay.open(handle.db, { appId: run.appId, revisionId });
     return {

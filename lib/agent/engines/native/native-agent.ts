@@ -21,6 +21,7 @@ import type { StreamTextTap } from "./coalesce-event-stream";
 import { EarlyText } from "./early-text";
 import { createEventLoopYielder } from "./event-loop-yielder";
 import { nodeHttpFetch } from "./node-http-fetch";
+import { RateLimitReached, rateLimitResetAt } from "@/lib/models/rate-limit";
 import {
   type AgentTool,
   agentTools,
@@ -126,6 +127,14 @@ export async function runNativeAgent(input: NativeAgentInput): Promise<NativeAge
   const providerFetch: typeof globalThis.fetch = async (request, init) => {
     watchdog.endRetryWait();
     const response = await nodeHttpFetch(request, init);
+    if (response.status === 429) {
+      // A limit that says when it resets pauses the run until then (see run-executor).
+      const resetAt = rateLimitResetAt(response.headers);
+      if (resetAt) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new RateLimitReached(resetAt);
+      }
+    }
     if (!response.ok) watchdog.startRetryWait();
     return response;
   };
