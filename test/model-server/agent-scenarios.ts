@@ -145,3 +145,19 @@ export function slowStreamScenario(): Scenario {
     ],
   };
 }
+
+/**
+ * The happy path whose first request answers 429 with a reset 3 s ahead (`retry-after`): the run
+ * pauses (`waiting`), resumes at the reset with the same request, and lands its patch.
+ */
+export function rateLimitedResumeScenario(): Scenario {
+  const happy = happyPathScenario();
+  const [first, ...rest] = happy.steps;
+  if (typeof first === "function") throw new Error("the happy path's first step is static");
+  return {
+    name: "rate-limited-resume",
+    description:
+      "The happy path, but its first request is answered 429 with retry-after: 3 once; the same request afterwards plays normally.",
+    steps: [{ ...first, status: 429, status_attempts: 1, retry_after_s: 3 }, ...rest],
+  };
+}

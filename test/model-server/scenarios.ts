@@ -3,6 +3,7 @@ import {
   happyPathScenario,
   malformedArgumentsScenario,
   patchRetryScenario,
+  rateLimitedResumeScenario,
   slowStreamScenario,
 } from "./agent-scenarios";
 import { devDemoScenario } from "./dev-demo-scenario";
@@ -23,6 +24,8 @@ export const scenarioNames = [
   "long-stream",
   "server-error",
   "rate-limited",
+  "rate-limited-resume",
+  "rate-limited-long",
   "hang",
   "text-only",
   "codex-edit-heading",
@@ -47,6 +50,7 @@ export function builtInScenarios(): Record<ScenarioName, Scenario> {
     patchRetryScenario(),
     malformedArgumentsScenario(),
     slowStreamScenario(),
+    rateLimitedResumeScenario(),
     ...engineScenarios(),
   ];
   const all: Record<string, Scenario> = {

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { api } from "./patchwork-server";
+import { suiteDatabaseUrl } from "./scratch-postgres";
 import type { RunEventData } from "./sse-client";
 
 /** Where a run suite runs: PGlite always, and the Postgres named by TEST_DATABASE_URL. */
@@ -12,7 +13,8 @@ export function runTargets(): RunTarget[] {
   const url = process.env.TEST_DATABASE_URL;
   return [
     { name: "pglite", env: {} },
-    ...(url ? [{ name: "postgres" as const, env: { DATABASE_URL: url } }] : []),
+    // A database of this suite's own: its servers' queue workers must execute only its runs.
+    ...(url ? [{ name: "postgres" as const, env: { DATABASE_URL: suiteDatabaseUrl(url) } }] : []),
   ];
 }
 

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { ensureSuiteDatabase } from "./scratch-postgres";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -61,6 +62,7 @@ export async function startPatchworkServer(
   }
   if (!env.DATABASE_URL && !env.PATCHWORK_DATA_DIR)
     env.PATCHWORK_DATA_DIR = temporaryDataDir("server");
+  await ensureSuiteDatabase(env.DATABASE_URL);
   const child = spawn(
     process.execPath,
     [
@@ -147,4 +149,73 @@ export async function api(
     // Not JSON (HTML documents); keep the text.
   }
   return { status: response.status, body, headers: response.headers };
+}
+
+export interface PatchworkWorker {
+  process: ChildProcess;
+  output(): string;
+  /** SIGKILL: a crash, with no chance to clean up. */
+  kill(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `npm run worker` (the built worker, `scripts/worker.mjs`) with the given environment
+ * (DATABASE_URL required) and waits until it executes runs.
+ */
+export async function startPatchworkWorker(options: {
+  env: Record<string, string | undefined>;
+}): Promise<PatchworkWorker> {
+  const env = {} as NodeJS.ProcessEnv;
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    NODE_ENV: "production",
+    PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
+    APPS_CODING_AGENT_AUTO_VERIFY: "0",
+    ...options.env,
+  })) {
+    if (value !== undefined) env[key] = value;
+  }
+  env.PATCHWORK_DATA_DIR ??= temporaryDataDir("worker");
+  await ensureSuiteDatabase(env.DATABASE_URL);
+  const child = spawn(process.execPath, [path.join(root, "scripts/worker.mjs")], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let ready: () => void = () => {};
+  const started = new Promise<void>((resolve) => {
+    ready = resolve;
+  });
+  const collect = (chunk: Buffer) => {
+    output += chunk;
+    if (output.includes("executing runs")) ready();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const outcome = await Promise.race([
+    started.then(() => "started" as const),
+    exited.then(() => "exited" as const),
+    new Promise<"timeout">((resolve) => setTimeout(() => resolve("timeout"), 60_000).unref()),
+  ]);
+  if (outcome !== "started") {
+    child.kill("SIGKILL");
+    throw new Error(`Patchwork worker did not start (${outcome}):\n${output}`);
+  }
+  return {
+    process: child,
+    output: () => output,
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
 }

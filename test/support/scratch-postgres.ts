@@ -28,3 +28,36 @@ export async function createScratchDatabase(
     },
   };
 }
+
+/**
+ * A database of this test file's own beside `base`'s (made on first use by
+ * `ensureSuiteDatabase`). Runs go through a job queue in the database, and any server process on
+ * it may execute any queued run; suites sharing one database would execute each other's runs
+ * against their own model servers.
+ */
+export function suiteDatabaseUrl(base: string): string {
+  const url = new URL(base);
+  url.pathname = `/${url.pathname.slice(1)}_suite_${suiteTag}`;
+  return url.toString();
+}
+
+const suiteTag = randomBytes(4).toString("hex");
+
+/** Creates a database named by `suiteDatabaseUrl` if it does not exist yet; others are left alone. */
+export async function ensureSuiteDatabase(url: string | undefined): Promise<void> {
+  if (!url) return;
+  const parsed = new URL(url);
+  const name = parsed.pathname.slice(1);
+  if (!/_suite_[0-9a-f]{8}$/.test(name)) return;
+  parsed.pathname = "/postgres";
+  const admin = postgres(parsed.toString(), { max: 1, onnotice: () => {} });
+  try {
+    const existing = await admin`select 1 from pg_database where datname = ${name}`;
+    if (existing.length === 0) await admin.unsafe(`create database "${name}"`);
+  } catch (error) {
+    // Two servers of one suite starting at once: the other created it.
+    if ((error as { code?: string }).code !== "42P04") throw error;
+  } finally {
+    await admin.end();
+  }
+}

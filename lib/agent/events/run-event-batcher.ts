@@ -75,10 +75,20 @@ export class RunEventBatcher {
   }
 
   private async write(group: QueuedRows[]): Promise<void> {
-    try {
-      await this.handle.urgent((db) =>
+    const insertGroup = () =>
+      this.handle.urgent((db) =>
         insertRunEvents(db, { events: group.flatMap((entry) => entry.rows) }),
       );
+    try {
+      try {
+        await insertGroup();
+      } catch (error) {
+        // A connection that died under the statement (a restarted or terminated backend) aborted
+        // it: the pool reconnects, and one more try keeps the runs streaming. Had it committed
+        // after all, the retry's duplicate seqs fail and the writers learn it below.
+        if (!isConnectionLost(error)) throw error;
+        await insertGroup();
+      }
       for (const entry of group) entry.resolve();
     } catch (error) {
       if (group.length === 1) {
@@ -97,6 +107,28 @@ export class RunEventBatcher {
       );
     }
   }
+}
+
+const connectionLostCodes = new Set([
+  "57P01", // admin_shutdown: pg_terminate_backend, a restart
+  "57P02",
+  "57P03",
+  "08000",
+  "08003",
+  "08006",
+  "ECONNRESET",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+]);
+
+/** True for errors meaning the connection went away under a statement, not that it was wrong. */
+export function isConnectionLost(error: unknown): boolean {
+  const candidate = error as { code?: string; cause?: { code?: string } } | null;
+  return (
+    connectionLostCodes.has(candidate?.code ?? "") ||
+    connectionLostCodes.has(candidate?.cause?.code ?? "")
+  );
 }
 
 const batchers = new WeakMap<DatabaseHandle, RunEventBatcher>();

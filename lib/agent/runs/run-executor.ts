@@ -204,7 +204,11 @@ async function executeRun(
     const engineInput: EngineRunInput = {
       run,
       model: describeModelEndpoint(run.resolvedModelId),
-      input: resumed ? resumedInput(run.input) : run.input,
+      // Paused before changing anything, resuming is retrying the same request.
+      input:
+        resumed && run.pausedRevisionId !== run.baseRevisionId
+          ? resumedInput(run.input)
+          : run.input,
       conversation: await loadConversation(handle.db, run),
       // A resumed run continues its own engine session where the engine keeps one.
       resumeRef: (resumed ? run.engineRunRef : null) ?? (await previousEngineRunRef(handle, run)),

@@ -1,4 +1,5 @@
 import "server-only";
+import { RateLimitReached } from "@/lib/models/rate-limit";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -367,7 +368,8 @@ class ClaudeTurn {
         throw new RunFailure(
           runErrorCodes.rateLimited,
           `Claude Code hit its provider's rate limit${resetAt ? `; it resets at ${resetAt}` : ""}. Nothing was changed.`,
-          { cause: { reset_at: resetAt } },
+          // A known reset pauses the run until then (the executor finds this cause).
+          { cause: resetAt ? new RateLimitReached(new Date(resetAt)) : { reset_at: resetAt } },
         );
       }
       case "result": {

@@ -90,8 +90,9 @@ async function runNativeEngine(input: EngineRunInput, sink: EngineSink): Promise
 }
 
 /**
- * Wraps fetch to tell the person when the provider rate-limits: the AI SDK retries on its own
- * (honouring retry-after), and without this the run would just look stuck.
+ * Wraps fetch to tell the person when the provider rate-limits without saying until when: the AI
+ * SDK retries on its own, and without this the run would just look stuck. (A 429 that names its
+ * reset never gets here: the provider fetch turns it into a pause of the whole run.)
  */
 function rateLimitObserver(
   sink: EngineSink,
