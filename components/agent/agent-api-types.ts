@@ -21,7 +21,7 @@ export type CreateRunBody = z.input<typeof createRunBodySchema>;
 /** One earlier turn sent with a run, replacing the stored conversation (used after /clear). */
 export type ConversationMessage = NonNullable<CreateRunBody["messages"]>[number];
 
-export const activeRunStatuses: readonly RunStatus[] = ["queued", "running"];
+export const activeRunStatuses: readonly RunStatus[] = ["queued", "running", "waiting"];
 
 /** True while the run has not reached one of its terminal states. */
 export function isActiveRun(run: Pick<AgentRun, "status">): boolean {

@@ -1,4 +1,4 @@
-import type { AgentRun, ConversationMessage } from "./agent-api-types";
+import { type AgentRun, type ConversationMessage, isActiveRun } from "./agent-api-types";
 
 /*
  * `/clear` starts a fresh conversation without deleting anything: the panel remembers, per app,
@@ -34,7 +34,7 @@ export function messagesForNextRun(
 ): ConversationMessage[] | undefined {
   if (!cleared) return undefined;
   return current
-    .filter((run) => run.status !== "queued" && run.status !== "running")
+    .filter((run) => !isActiveRun(run))
     .flatMap((run): ConversationMessage[] => [
       { role: "user", content: run.input },
       {

@@ -2,11 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
+import { suiteDatabaseUrl } from "@/test/support/scratch-postgres";
 
 const targets = [
   { name: "pglite", env: {} as Record<string, string> },
   ...(process.env.TEST_DATABASE_URL
-    ? [{ name: "postgres", env: { DATABASE_URL: process.env.TEST_DATABASE_URL } }]
+    ? [{ name: "postgres", env: { DATABASE_URL: suiteDatabaseUrl(process.env.TEST_DATABASE_URL) } }]
     : []),
 ];
 

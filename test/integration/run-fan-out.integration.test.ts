@@ -17,6 +17,7 @@ import {
   startRun,
 } from "@/test/support/coding-agent-runs";
 import { type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
+import { suiteDatabaseUrl } from "@/test/support/scratch-postgres";
 import {
   collectRun,
   openSse,
@@ -25,7 +26,9 @@ import {
   type SseFrame,
 } from "@/test/support/sse-client";
 
-const databaseUrl = process.env.TEST_DATABASE_URL;
+const databaseUrl = process.env.TEST_DATABASE_URL
+  ? suiteDatabaseUrl(process.env.TEST_DATABASE_URL)
+  : undefined;
 
 /** LISTEN/NOTIFY only exists on Postgres; PGlite is one process per data dir by design. */
 describe.skipIf(!databaseUrl)("two server processes on one Postgres database", () => {
@@ -35,10 +38,15 @@ describe.skipIf(!databaseUrl)("two server processes on one Postgres database", (
 
   beforeAll(async () => {
     modelServer = await startModelServer({ port: 0 });
-    const env = { ...modelServerEnvironment(modelServer.url), DATABASE_URL: databaseUrl };
+    const env = {
+      ...modelServerEnvironment(modelServer.url),
+      DATABASE_URL: databaseUrl,
+      PATCHWORK_RUN_LEASE_S: "5",
+    };
+    // A executes runs (its queue worker); B only serves, so every run here executes on A.
     [serverA, serverB] = await Promise.all([
       startPatchworkServer({ env }),
-      startPatchworkServer({ env }),
+      startPatchworkServer({ env: { ...env, PATCHWORK_ROLE: "web" } }),
     ]);
   });
   afterAll(async () => {
@@ -105,11 +113,10 @@ describe.skipIf(!databaseUrl)("two server processes on one Postgres database", (
   });
 
   it("lets B fail a run whose executing process A died, while B's stream follows it", async () => {
-    const env = { ...modelServerEnvironment(modelServer.url), DATABASE_URL: databaseUrl };
-    const doomed = await startPatchworkServer({ env });
+    const doomed = serverA;
     try {
-      const app = await createApp(doomed, "Executor dies");
-      const run = await startRun(doomed, app.id, {
+      const app = await createApp(serverB, "Executor dies");
+      const run = await startRun(serverB, app.id, {
         input: "Stream slowly",
         model_id: "compatible:slow-stream",
       });
@@ -125,8 +132,8 @@ describe.skipIf(!databaseUrl)("two server processes on one Postgres database", (
           await doomed.kill();
         }
       }
-      // B's sweeper runs every 15 s; the stream must end with the terminal event within that, plus slack.
-      expect(performance.now() - killedAt).toBeLessThan(20_000);
+      // A's lease (5 s here) runs out unrenewed; B's sweeper, every third of a lease, ends the run.
+      expect(performance.now() - killedAt).toBeLessThan(12_000);
       expectGaplessRun(events, run);
       expect(events.at(-1)).toMatchObject({
         type: "run.failed",

@@ -33,6 +33,8 @@ describe.each(runTargets())("a server killed mid-run on $name", (target) => {
     // Same data dir (PGlite) or database (Postgres) for both lives of the server.
     const env = {
       ...modelServerEnvironment(modelServer.url),
+      // On Postgres the dead server's lease must run out before anyone may end its run.
+      PATCHWORK_RUN_LEASE_S: "5",
       ...(target.name === "pglite"
         ? { PATCHWORK_DATA_DIR: temporaryDataDir("interrupted") }
         : target.env),
@@ -56,7 +58,7 @@ describe.each(runTargets())("a server killed mid-run on $name", (target) => {
 
     const restarted = await startPatchworkServer({ env });
     servers.push(restarted);
-    // Postgres may leave it to the 15 s sweeper rather than start-up; the stream waits either way.
+    // Postgres leaves it to the sweeper once the lease (5 s) ran out; the stream waits either way.
     const replay = await collectRun(restarted, app.id, run.id, { timeoutMs: 40_000 });
     expect(replay.endedByServer).toBe(true);
     const { events } = replay;

@@ -29,7 +29,7 @@ export interface AppJson {
 export interface RunJson {
   id: string;
   app_id: string;
-  status: "queued" | "running" | "completed" | "failed" | "cancelled";
+  status: "queued" | "running" | "waiting" | "completed" | "failed" | "cancelled";
   requested_model_id: string;
   resolved_model_id: string;
   execution_engine: string;

@@ -43,9 +43,20 @@ export function suiteDatabaseUrl(base: string): string {
 
 const suiteTag = randomBytes(4).toString("hex");
 
+const ensured = new Map<string, Promise<void>>();
+
 /** Creates a database named by `suiteDatabaseUrl` if it does not exist yet; others are left alone. */
-export async function ensureSuiteDatabase(url: string | undefined): Promise<void> {
-  if (!url) return;
+export function ensureSuiteDatabase(url: string | undefined): Promise<void> {
+  if (!url) return Promise.resolve();
+  let creation = ensured.get(url);
+  if (!creation) {
+    creation = createSuiteDatabase(url);
+    ensured.set(url, creation);
+  }
+  return creation;
+}
+
+async function createSuiteDatabase(url: string): Promise<void> {
   const parsed = new URL(url);
   const name = parsed.pathname.slice(1);
   if (!/_suite_[0-9a-f]{8}$/.test(name)) return;
@@ -56,7 +67,7 @@ export async function ensureSuiteDatabase(url: string | undefined): Promise<void
     if (existing.length === 0) await admin.unsafe(`create database "${name}"`);
   } catch (error) {
     // Two servers of one suite starting at once: the other created it.
-    if ((error as { code?: string }).code !== "42P04") throw error;
+    if (!["42P04", "23505"].includes((error as { code?: string }).code ?? "")) throw error;
   } finally {
     await admin.end();
   }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
-import { getAppRun, getRunById, listEventsAfter } from "@/db/queries/runs";
+import { activeRunStatuses, getAppRun, getRunById, listEventsAfter } from "@/db/queries/runs";
 import { PatchworkError } from "@/lib/errors";
 import { logServerError } from "@/lib/log";
 import { getRunEventBus, type RunEventSignal } from "./event-bus";
@@ -109,7 +109,7 @@ export async function openRunEventStream(
           if (rows.length === 0) {
             // A finished run with nothing after `afterSeq` ends the stream instead of hanging.
             const current = await getRunById(handle.db, { id: input.runId });
-            if (!current || (current.status !== "queued" && current.status !== "running")) {
+            if (!current || !(activeRunStatuses as readonly string[]).includes(current.status)) {
               const more = await listEventsAfter(handle.db, {
                 runId: input.runId,
                 seq: lastSeq,

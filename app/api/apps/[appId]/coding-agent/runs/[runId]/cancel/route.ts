@@ -1,4 +1,5 @@
 import { getDatabaseHandle } from "@/db/client";
+import { activeRunStatuses } from "@/db/queries/runs";
 import { cancelRun } from "@/lib/agent";
 import { otherMethods, parseWith, route } from "@/lib/api/handler";
 import { serializeRun } from "@/lib/api/serializers";
@@ -10,7 +11,7 @@ export const dynamic = "force-dynamic";
 export const POST = route<{ appId: string; runId: string }>(async (_request, { params }) => {
   const { appId, runId } = parseWith(runParamsSchema, params, "path");
   const run = await cancelRun(await getDatabaseHandle(), { appId, runId });
-  const active = run.status === "queued" || run.status === "running";
+  const active = (activeRunStatuses as readonly string[]).includes(run.status);
   return Response.json(
     { run: serializeRun(run), cancel_requested: active },
     { status: active ? 202 : 200 },
