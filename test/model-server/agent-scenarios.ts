@@ -161,3 +161,40 @@ export function rateLimitedResumeScenario(): Scenario {
     steps: [{ ...first, status: 429, status_attempts: 1, retry_after_s: 3 }, ...rest],
   };
 }
+
+/** Words of the note a run resuming after a rate limit gets (run-executor's `resumedInput`). */
+const resumeNote = "paused by the model provider's rate limit";
+
+/**
+ * Patches the heading, then its next request is answered 429 (reset 2 s ahead) once: the run
+ * pauses with its change kept aside, resumes with a note saying so, and — told its work is in
+ * place — finishes without patching again. The run lands as one revision.
+ */
+export function rateLimitedMidRunScenario(): Scenario {
+  return {
+    name: "rate-limited-mid-run",
+    description:
+      "Patch the heading; the next request gets 429 with retry-after: 2 once; resumed, the model sees the note and finishes.",
+    steps: [
+      (context) =>
+        context.lastUserText.includes(resumeNote)
+          ? {
+              text: ["The heading already says ", `“${patchedHeading}”; `, "nothing more to do."],
+              usage: { prompt_tokens: 900, completion_tokens: 20 },
+            }
+          : {
+              text: ["Changing the heading."],
+              tool_calls: [{ name: agentTools.applyPatch, arguments: { patch: headingPatch() } }],
+              usage: { prompt_tokens: 1_200, completion_tokens: 80 },
+            },
+      {
+        status: 429,
+        status_attempts: 1,
+        status_scope: "model",
+        retry_after_s: 2,
+        text: summary,
+        usage: { prompt_tokens: 1_500, completion_tokens: 30 },
+      },
+    ],
+  };
+}

@@ -3,6 +3,7 @@ import {
   happyPathScenario,
   malformedArgumentsScenario,
   patchRetryScenario,
+  rateLimitedMidRunScenario,
   rateLimitedResumeScenario,
   slowStreamScenario,
 } from "./agent-scenarios";
@@ -26,6 +27,7 @@ export const scenarioNames = [
   "rate-limited",
   "rate-limited-resume",
   "rate-limited-long",
+  "rate-limited-mid-run",
   "hang",
   "text-only",
   "codex-edit-heading",
@@ -51,6 +53,7 @@ export function builtInScenarios(): Record<ScenarioName, Scenario> {
     malformedArgumentsScenario(),
     slowStreamScenario(),
     rateLimitedResumeScenario(),
+    rateLimitedMidRunScenario(),
     ...engineScenarios(),
   ];
   const all: Record<string, Scenario> = {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { getRunById, listEventsAfter, updateRun } from "@/db/queries/runs";
+import { getAppById } from "@/db/queries/apps";
 import { resetEnvironmentForTests } from "@/lib/env";
 import { PatchworkError } from "@/lib/errors";
 import { resetModelDiscoveryCache } from "@/lib/models";
@@ -198,6 +199,40 @@ describe.each(testDatabases())("run service in process on $name", (database) => 
       type: "run.failed",
       payload: { code: "CODING_AGENT_MODEL_TIMEOUT" },
     });
+  });
+
+  it("pauses mid-run at a rate limit with its change kept aside, then lands one revision", async () => {
+    const app = await createApp(handle.db, { name: "paused", files: starterTemplateFiles });
+    const run = await createRun(handle, {
+      appId: app.id,
+      input: "Make the heading say Hello",
+      modelId: "compatible:rate-limited-mid-run",
+    });
+    let paused = await getRunById(handle.db, { id: run.id });
+    for (let waited = 0; waited < 5_000 && paused?.status !== "waiting"; waited += 25) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      paused = await getRunById(handle.db, { id: run.id });
+    }
+    expect(paused).toMatchObject({ status: "waiting", leaseOwner: null });
+    expect(paused?.resumeAt).toBeInstanceOf(Date);
+    // The work so far is a revision of its own; the draft has not moved.
+    expect(paused?.pausedRevisionId).not.toBe(app.draftRevisionId);
+    expect((await getAppById(handle.db, { id: app.id }))?.draftRevisionId).toBe(
+      app.draftRevisionId,
+    );
+    await waitForRun(handle, run.id);
+    const events = await eventsOf(handle, run.id);
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(
+      events.filter((event) => event.type === "notice").map((event) => event.payload.kind),
+    ).toEqual(["rate_limited", "resumed"]);
+    expect(events.at(-1)?.type).toBe("run.completed");
+    const created = events.filter((event) => event.type === "revision.created");
+    expect(created).toHaveLength(1);
+    expect(created[0].payload.parent_revision_id).toBe(app.draftRevisionId);
+    expect((await readFile(handle.db, { appId: app.id, path: "src/App.tsx" })).content).toContain(
+      patchedHeading,
+    );
   });
 
   it("marks runs left by a dead process as interrupted", async () => {
