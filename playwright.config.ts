@@ -41,6 +41,7 @@ const modelEnvironment = modelServerEnvironment(`http://127.0.0.1:${modelServerP
   "agent-slow-reply",
   "agent-many-tools",
   "agent-outage",
+  "rate-limited-resume",
   "codex-edit-heading",
   "opencode-edit-heading",
 ]);

@@ -38,7 +38,9 @@ import {
   api,
   freePort,
   type PatchworkServer,
+  type PatchworkWorker,
   startPatchworkServer,
+  startPatchworkWorker,
   temporaryDataDir,
 } from "@/test/support/patchwork-server";
 import { type RecordingProxy, startRecordingProxy } from "@/test/support/recording-proxy";
@@ -70,6 +72,8 @@ const levels: Level[] = [
   },
 ];
 const maximumConcurrency = Math.max(...levels.map((level) => level.runs));
+/** The level the ratios to the committing relay are read at (issue 17: 20 paced runs). */
+const pacedLevel = levels.find((level) => level.prefix === "bench-paced")!;
 /** The scenario the AI SDK reader streams once, unmeasured, before its measured reads. */
 const warmUpModel = "bench-warm-up";
 const tokenPattern = /^t(\d+) /;
@@ -433,6 +437,32 @@ function row(
   };
 }
 
+/**
+ * Patchwork's added latency over the raw read beside the committing relay's, and their ratio:
+ * what storing every event before sending it must cost on this database, against what Patchwork
+ * pays for the same promise.
+ */
+function ratioRow(
+  deployment: string,
+  patchwork: Measurement,
+  relay: Measurement,
+  raw: Measurement,
+): Record<string, string | number> {
+  const ours = addedOver(patchwork, raw);
+  const floor = addedOver(relay, raw);
+  const ratio = (value: number, base: number) => (base > 0 ? `${(value / base).toFixed(2)}×` : "-");
+  return {
+    deployment,
+    "Patchwork p50 ms": formatMs(median(ours)),
+    "relay p50 ms": formatMs(median(floor)),
+    "p50 ratio (target ≤ 1.5×)": ratio(median(ours), median(floor)),
+    "Patchwork p99 ms": formatMs(percentile(ours, 0.99)),
+    "relay p99 ms": formatMs(percentile(floor, 0.99)),
+    "p99 ratio (target ≤ 3×)": ratio(percentile(ours, 0.99), percentile(floor, 0.99)),
+    "deltas lost": patchwork.lost,
+  };
+}
+
 /** Patchwork's latency minus a baseline's, delta by delta (same run slot, same token). */
 function addedOver(patchwork: Measurement, baseline: Measurement): number[] {
   return patchwork.latencyByRun.flatMap((latencies, run) =>
@@ -494,6 +524,9 @@ export async function runStreamBench(): Promise<void> {
   ];
   const rows: Record<string, string | number>[] = [];
   const addedRows: Record<string, string | number>[] = [];
+  const ratioRows: Record<string, string | number>[] = [];
+  /** The committing relay's paced measurement, by database: the floor the ratios divide by. */
+  const pacedRelays = new Map<string, Measurement>();
   const baselines = new Map<Level, Baselines>();
   try {
     for (const level of levels) {
@@ -526,6 +559,7 @@ export async function runStreamBench(): Promise<void> {
         for (const level of levels) {
           const measured = await measureDirect(proxy, level, relay.url);
           rows.push(row(floor.database, floor.path, level, measured));
+          if (level === pacedLevel && floor.store) pacedRelays.set(floor.database, measured);
           addedRows.push(
             addedRow(floor.database, floor.path, level, measured, {
               raw: baselines.get(level)!.raw,
@@ -536,11 +570,28 @@ export async function runStreamBench(): Promise<void> {
         await relay.stop();
       }
     }
-    for (const database of databases) {
+    // Patchwork serving and executing in one process, and (Postgres) a web process that only
+    // serves beside a worker process that only executes, as a team running workers deploys it.
+    const deployments = databases.flatMap((database) => [
+      { ...database, topology: "one process", split: false },
+      ...(database.name === "postgres"
+        ? [{ ...database, topology: "web + worker", split: true }]
+        : []),
+    ]);
+    for (const deployment of deployments) {
+      const database = { ...deployment, name: `${deployment.name}, ${deployment.topology}` };
+      const env = {
+        ...modelServerEnvironment(proxy.url, names),
+        ...deployment.env,
+        // Every run of a level at once, as the relay serves them.
+        PATCHWORK_WORKER_CONCURRENCY: String(maximumConcurrency),
+      };
       const server = await startPatchworkServer({
-        env: { ...modelServerEnvironment(proxy.url, names), ...database.env },
+        env: deployment.split ? { ...env, PATCHWORK_ROLE: "web" } : env,
       });
+      let worker: PatchworkWorker | null = null;
       try {
+        if (deployment.split) worker = await startPatchworkWorker({ env });
         const appIds: string[] = [];
         for (let index = 0; index < maximumConcurrency; index += 1) {
           const created = await api(server, "/api/apps", {
@@ -562,12 +613,18 @@ export async function runStreamBench(): Promise<void> {
           addedRows.push(
             addedRow(database.name, "Patchwork SSE", level, patchwork, baselines.get(level)!),
           );
+          if (level === pacedLevel) {
+            const relay = pacedRelays.get(deployment.name);
+            if (relay)
+              ratioRows.push(ratioRow(database.name, patchwork, relay, baselines.get(level)!.raw));
+          }
         }
       } catch (error) {
         // The server's own account of a failure is usually the useful part.
         console.error(`Patchwork (${database.name}) output:\n${server.output().slice(-4_000)}`);
         throw error;
       } finally {
+        await worker?.stop();
         await server.stop();
       }
     }
@@ -582,6 +639,10 @@ export async function runStreamBench(): Promise<void> {
   printTable(
     "Latency Patchwork adds per delta, over each baseline (same run slot, same delta)",
     addedRows,
+  );
+  printTable(
+    `Patchwork over the committing relay, ${pacedLevel.runs} paced runs: added latency (over the raw read) and its ratio`,
+    ratioRows,
   );
   console.log(
     "Targets: added p50 ≤ 2 ms and p99 ≤ 20 ms at 20 runs; 0 lost. The paced level is the same 2,000 deltas at about 1 per ms per run. The raw read has no SDK in its path; the plain AI SDK read is what any app streaming through the SDK pays; AI SDK + joining is the SDK as Patchwork's agent reads the model.",

@@ -382,6 +382,37 @@ test("a failing patch shows a failed row with its reason, and the run recovers",
   await workspace.expectPreviewHeading(patchedHeading);
 });
 
+test("a run paused at a rate limit counts down, goes on by itself, and can be cancelled", async ({
+  page,
+  api,
+  workspace,
+  agent,
+}) => {
+  await openNewApp(page, api, workspace, "Agent rate limit");
+  await agent.chooseModel("compatible:rate-limited-resume");
+  await agent.send("Change the heading");
+  const wait = agent.root.getByTestId("agent-rate-limit-wait");
+  await expect(wait).toBeVisible();
+  await expect(wait.getByTestId("agent-rate-limit-countdown")).toHaveText(/^0:0[1-3]$/);
+  await expect(wait.getByTestId("agent-rate-limit-cancel")).toBeVisible();
+  expect(await agent.waitForLastRun()).toBe("completed");
+  await expect(wait).toHaveCount(0);
+  await expect(
+    agent.lastTurn.locator('[data-testid="agent-notice"][data-kind="resumed"]'),
+  ).toBeVisible();
+  await workspace.expectPreviewHeading(patchedHeading);
+
+  await test.step("Cancel while it waits ends the run, and it never resumes", async () => {
+    // The second run's conversation includes the first, so its first request is limited again.
+    await agent.send("Change it once more");
+    const second = agent.lastTurn.getByTestId("agent-rate-limit-wait");
+    await expect(second).toBeVisible();
+    await second.getByTestId("agent-rate-limit-cancel").click();
+    expect(await agent.waitForLastRun(10_000)).toBe("cancelled");
+    await expect(agent.lastTurn.getByTestId("agent-rate-limit-wait")).toHaveCount(0);
+  });
+});
+
 test("composer: @ attaches files as context, Shift+Enter is a newline, /clear starts afresh", async ({
   page,
   api,

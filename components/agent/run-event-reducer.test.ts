@@ -19,6 +19,30 @@ const tools = (items: ReturnType<typeof initial>["items"]) =>
   items.filter((item): item is ToolCallItem => item.kind === "tool");
 
 describe("reduceRunEvent", () => {
+  it("holds a run paused at a rate limit until its resumed notice, and forgets it at the end", () => {
+    const started = recordedPatchRetryRun().slice(0, 1);
+    const resetAt = "2026-11-25T12:00:03.000Z";
+    const limited = followingEvent(started, "notice", {
+      kind: "rate_limited",
+      message: "The model provider is rate limiting requests.",
+      data: { reset_at: resetAt, wait_s: 3 },
+    });
+    const paused = reduceRunEvents(initial(), [...started, limited]);
+    expect(paused.pausedUntil).toBe(resetAt);
+    expect(isRunFinished(paused)).toBe(false);
+    const resumed = followingEvent([limited], "notice", {
+      kind: "resumed",
+      message: "The rate limit has reset.",
+      data: {},
+    });
+    expect(reduceRunEvent(paused, resumed).pausedUntil).toBeNull();
+    const cancelled = followingEvent([limited], "run.cancelled", { message: "Stopped." });
+    expect(reduceRunEvent(paused, cancelled)).toMatchObject({
+      pausedUntil: null,
+      phase: "cancelled",
+    });
+  });
+
   it("turns a recorded run into paragraphs and tool rows in the order they happened", () => {
     const view = reduceRunEvents(initial(), recordedPatchRetryRun());
     expect(

@@ -118,6 +118,8 @@ export interface RunView {
   resolvedModelId: string | null;
   failure: { code: string; message: string } | null;
   cancelMessage: string | null;
+  /** While the run is paused at a provider's rate limit: when it resumes (ISO). */
+  pausedUntil: string | null;
 }
 
 /** The view of a run before any of its events has arrived. */
@@ -135,6 +137,7 @@ export function createRunView(runId: string): RunView {
     resolvedModelId: null,
     failure: null,
     cancelMessage: null,
+    pausedUntil: null,
   };
 }
 
@@ -217,7 +220,7 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
         message: payload.message,
         conflict: payload.kind === "merge_conflict" ? conflictOf(payload.data) : null,
       };
-      return { ...view, items: [...view.items, notice] };
+      return { ...view, items: [...view.items, notice], pausedUntil: pausedUntilOf(payload, view) };
     }
     case "revision.created": {
       const payload = parseRunEventPayload("revision.created", raw);
@@ -234,6 +237,7 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
     case "run.completed":
       return {
         ...interruptRunningTools(view),
+        pausedUntil: null,
         phase: "completed",
         usage: parseRunEventPayload("run.completed", raw)?.usage ?? view.usage,
       };
@@ -241,6 +245,7 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
       const payload = parseRunEventPayload("run.failed", raw);
       return {
         ...interruptRunningTools(view),
+        pausedUntil: null,
         phase: "failed",
         failure: {
           code: payload?.code ?? "CODING_AGENT_INTERNAL_ERROR",
@@ -251,6 +256,7 @@ function applyEvent(view: RunView, event: RunEvent): RunView {
     case "run.cancelled":
       return {
         ...interruptRunningTools(view),
+        pausedUntil: null,
         phase: "cancelled",
         cancelMessage: parseRunEventPayload("run.cancelled", raw)?.message ?? null,
       };
@@ -423,6 +429,17 @@ function findTool(view: RunView, callId: string): ToolCallItem | undefined {
   return view.items.find(
     (item): item is ToolCallItem => item.kind === "tool" && item.callId === callId,
   );
+}
+
+/** A `rate_limited` notice pauses the run until its `reset_at`; the `resumed` one ends that. */
+function pausedUntilOf(
+  payload: { kind: string; data?: Record<string, unknown> },
+  view: RunView,
+): string | null {
+  if (payload.kind === "resumed") return null;
+  if (payload.kind !== "rate_limited") return view.pausedUntil;
+  const resetAt = payload.data?.reset_at;
+  return typeof resetAt === "string" && !Number.isNaN(Date.parse(resetAt)) ? resetAt : null;
 }
 
 function conflictOf(data: Record<string, unknown> | undefined): NoticeItem["conflict"] {

@@ -2,6 +2,7 @@
 
 import { CircleAlert, CircleSlash, FileCheck2, GitMerge, Info, TriangleAlert } from "lucide-react";
 import { useMemo } from "react";
+import { RateLimitWait } from "./rate-limit-wait";
 import { ApprovalCard } from "./approval-card";
 import { FilesChangedChip } from "./files-changed-chip";
 import { formatUsage } from "./format-usage";
@@ -63,7 +64,9 @@ export function RunReply({
           <ToolCallRow key={item.callId} item={item} onOpenDiff={openDiff} />
         ),
       )}
-      {active && (view.items.length === 0 || (last?.kind === "tool" && !toolRunning)) ? (
+      {active && view.pausedUntil ? (
+        <RateLimitWait appId={appId} runId={view.runId} until={view.pausedUntil} />
+      ) : active && (view.items.length === 0 || (last?.kind === "tool" && !toolRunning)) ? (
         <ThinkingIndicator since={startedAt ? Date.parse(startedAt) : undefined} />
       ) : null}
       {view.phase === "failed" && view.failure ? (

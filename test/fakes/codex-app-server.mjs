@@ -84,6 +84,28 @@ async function playTurn(text) {
     }
     return;
   }
+  if (scenario === "usage-limit") {
+    // The primary window is used up and resets in two minutes; the turn fails on it.
+    notify("account/rateLimits/updated", {
+      rateLimits: {
+        primary: {
+          usedPercent: 100,
+          windowDurationMins: 300,
+          resetsAt: Math.floor(Date.now() / 1000) + 120,
+        },
+        secondary: null,
+      },
+    });
+    notify("turn/completed", {
+      threadId,
+      turn: turn("failed", {
+        message: "You've hit your usage limit.",
+        codexErrorInfo: "usageLimitExceeded",
+        additionalDetails: null,
+      }),
+    });
+    return;
+  }
   if (scenario === "interrupt-confirmed" || scenario === "interrupt-ignored") {
     notify("item/agentMessage/delta", { threadId, turnId, itemId: "m1", delta: "Working" });
     return; // Waits for turn/interrupt (or never answers it).

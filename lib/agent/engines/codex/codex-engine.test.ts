@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
 import { materializeFolder } from "@/lib/agent/workspace/workspace-folder";
 import { resetEnvironmentForTests } from "@/lib/env";
+import { RateLimitReached } from "@/lib/models/rate-limit";
 import { starterHeading, starterTemplateFiles } from "@/lib/workspace/starter-template";
 import { type ModelServer, patchedHeading, startModelServer } from "@/test/model-server";
 import type { ApprovalDecision, EngineRunInput } from "../engine";
@@ -212,6 +213,18 @@ describe("Codex engine against a scripted app-server", () => {
     expect(error).toBeInstanceOf(RunFailure);
     expect(error).toMatchObject({ code: "CODING_AGENT_ENGINE_CRASHED" });
     expect(error.message).toMatch(/exited with code 3.*thread store unavailable/);
+  });
+
+  it("fails a turn at its usage limit with CODING_AGENT_RATE_LIMITED, carrying when it resets", async () => {
+    const { input } = await runInput({ model: "usage-limit" });
+    const error = await codexEngine.run(input, recordingSink().sink).catch((caught) => caught);
+    expect(error).toMatchObject({ code: "CODING_AGENT_RATE_LIMITED" });
+    // The executor finds the reset in the cause and pauses the run until then.
+    const reached = RateLimitReached.find(error);
+    expect(reached).not.toBeNull();
+    const waitS = ((reached?.resetAt.getTime() ?? 0) - Date.now()) / 1000;
+    expect(waitS).toBeGreaterThan(100);
+    expect(waitS).toBeLessThanOrEqual(121);
   });
 
   it("ends with the watchdog's reason when Codex hangs", async () => {

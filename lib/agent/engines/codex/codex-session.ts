@@ -1,4 +1,5 @@
 import "server-only";
+import { RateLimitReached } from "@/lib/models/rate-limit";
 import path from "node:path";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
@@ -72,6 +73,8 @@ export class CodexSession {
   private usage: TokenUsageBreakdown | null = null;
   private lastError: string | null = null;
   private rateLimitNoticeSent = false;
+  /** The last rate-limit windows Codex reported: when a limit it hit resets. */
+  private rateLimits: RateLimitSnapshotLike = null;
   /** Codex's events in the order it sent them. */
   private readonly ordered: OrderedSink;
 
@@ -186,6 +189,19 @@ export class CodexSession {
   private async finish(turn: Turn): Promise<EngineResult> {
     if (turn.status === "failed") {
       const message = turn.error?.message ?? this.lastError ?? "Codex reported a failed turn.";
+      const info = turn.error?.codexErrorInfo;
+      if (info === "usageLimitExceeded" || info === "rateLimitExceeded") {
+        // The exhausted window's reset, when Codex said it: the run pauses until then.
+        const resetsAt = [this.rateLimits?.primary, this.rateLimits?.secondary]
+          .filter((window) => window && window.usedPercent >= 100 && window.resetsAt)
+          .map((window) => (window?.resetsAt ?? 0) * 1000)
+          .sort((first, second) => second - first)[0];
+        throw new RunFailure(
+          runErrorCodes.rateLimited,
+          `Codex hit its provider's rate limit${resetsAt ? `; it resets at ${new Date(resetsAt).toISOString()}` : ""}. Nothing was changed.`,
+          resetsAt ? { cause: new RateLimitReached(new Date(resetsAt)) } : {},
+        );
+      }
       throw new RunFailure(runErrorCodes.modelError, `Codex could not finish: ${message}`);
     }
     if (turn.status === "interrupted") {
@@ -447,6 +463,7 @@ export class CodexSession {
   }
 
   private onRateLimits(snapshot: RateLimitSnapshotLike): void {
+    this.rateLimits = snapshot;
     const windows = [snapshot?.primary, snapshot?.secondary].filter(
       (window): window is NonNullable<typeof window> => Boolean(window),
     );
