@@ -21,6 +21,7 @@ import {
 } from "@/test/support/coding-agent-runs";
 import { api, type PatchworkServer, startPatchworkServer } from "@/test/support/patchwork-server";
 import { type RecordingProxy, startRecordingProxy } from "@/test/support/recording-proxy";
+import { suiteDatabaseUrl } from "@/test/support/scratch-postgres";
 import { collectRun } from "@/test/support/sse-client";
 
 const secret = "sk-test-secret-value-123";
@@ -67,6 +68,11 @@ describe.each(runTargets())("model trouble on $name", (target) => {
           ...modelEnvironment,
           APPS_CODING_AGENT_TOOL_TIMEOUT_S: "2",
           PATCHWORK_SSE_KEEPALIVE_MS: "300",
+          // A database of its own: the other server's queue worker would execute its runs
+          // with the other limits.
+          ...(target.env.DATABASE_URL
+            ? { DATABASE_URL: suiteDatabaseUrl(process.env.TEST_DATABASE_URL!, "strict") }
+            : {}),
         },
       }),
     ]);

@@ -76,7 +76,8 @@ describe.each(runTargets())("coding-agent runs on $name", (target) => {
     });
     expect(run).toMatchObject({
       app_id: app.id,
-      status: "running",
+      // PGlite executes it at once; on Postgres it waits on the queue for a worker.
+      status: target.name === "pglite" ? "running" : "queued",
       requested_model_id: "compatible:happy-path",
       resolved_model_id: "compatible:happy-path",
       execution_engine: "native",

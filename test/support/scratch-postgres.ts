@@ -31,13 +31,13 @@ export async function createScratchDatabase(
 
 /**
  * A database of this test file's own beside `base`'s (made on first use by
- * `ensureSuiteDatabase`). Runs go through a job queue in the database, and any server process on
+ * `ensureSuiteDatabase`); `label` names another one, for a server configured differently. Runs go through a job queue in the database, and any server process on
  * it may execute any queued run; suites sharing one database would execute each other's runs
  * against their own model servers.
  */
-export function suiteDatabaseUrl(base: string): string {
+export function suiteDatabaseUrl(base: string, label?: string): string {
   const url = new URL(base);
-  url.pathname = `/${url.pathname.slice(1)}_suite_${suiteTag}`;
+  url.pathname = `/${url.pathname.slice(1)}_suite_${suiteTag}${label ? `_${label}` : ""}`;
   return url.toString();
 }
 
@@ -59,7 +59,7 @@ export function ensureSuiteDatabase(url: string | undefined): Promise<void> {
 async function createSuiteDatabase(url: string): Promise<void> {
   const parsed = new URL(url);
   const name = parsed.pathname.slice(1);
-  if (!/_suite_[0-9a-f]{8}$/.test(name)) return;
+  if (!/_suite_[0-9a-f]{8}(_[a-z0-9]+)?$/.test(name)) return;
   parsed.pathname = "/postgres";
   const admin = postgres(parsed.toString(), { max: 1, onnotice: () => {} });
   try {
