@@ -9,12 +9,14 @@ import { runPatchBench } from "./patch.bench";
 import { runPreviewBench } from "./preview.bench";
 import { runStoreBench } from "./store.bench";
 import { runStreamBench } from "./stream.bench";
+import { runWorkersBench } from "./workers.bench";
 
 await runPatchBench();
 await runStoreBench();
 await runPreviewBench();
 if (fs.existsSync(`${process.env.PATCHWORK_DIST_DIR || ".next"}/BUILD_ID`)) {
   await runStreamBench();
+  await runWorkersBench();
   await runEnginesBench();
 } else {
   console.log(

@@ -79,7 +79,7 @@ const warmUpModel = "bench-warm-up";
 const tokenPattern = /^t(\d+) /;
 const partialTokenPattern = /^t\d*$/;
 
-interface Measurement {
+export interface Measurement {
   /** Client arrival − proxy arrival, per delta, over every run of the level. */
   latencyMs: number[];
   /** The same by run slot and token index (NaN where lost), to pair paths delta by delta. */
@@ -282,7 +282,7 @@ async function measureSdk(
 }
 
 /** `count` concurrent runs on `count` apps, each streamed by its own SSE client from its creation. */
-async function measurePatchwork(
+export async function measurePatchwork(
   server: PatchworkServer,
   proxy: RecordingProxy,
   appIds: string[],
@@ -337,7 +337,7 @@ async function openStream(url: string): Promise<SseConnection> {
  * The scripted model server in a process of its own (`test/model-server/cli.ts`), so its tight
  * write loop never shares an event loop with the clients whose arrival times we stamp.
  */
-async function startModelProcess(names: string[]): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startModelProcess(names: string[]): Promise<{ url: string; stop(): Promise<void> }> {
   const scenarioDirectory = temporaryDataDir("stream-bench-scenarios");
   const longStream = builtInScenarios()["long-stream"];
   for (const name of names) {
