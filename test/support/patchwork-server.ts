@@ -34,6 +34,23 @@ export function temporaryDataDir(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `patchwork-${label}-`));
 }
 
+/** This process's environment for a Patchwork child, with `overrides` (undefined removes). */
+function childEnvironment(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env = {} as NodeJS.ProcessEnv;
+  for (const [key, value] of Object.entries({
+    ...process.env,
+    NODE_ENV: "production",
+    PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
+    // The end-of-run check (a browser per run) has its own suite, run-check; elsewhere runs
+    // end without it so their event sequences stay what those suites assert.
+    APPS_CODING_AGENT_AUTO_VERIFY: "0",
+    ...overrides,
+  })) {
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
 /**
  * Starts the production build (`next start`) on 127.0.0.1 with the given environment and waits
  * for /api/health. Needs `npm run build` first; `npm test` does that.
@@ -48,18 +65,7 @@ export async function startPatchworkServer(
     );
   }
   const port = options.port ?? (await freePort());
-  const env = {} as NodeJS.ProcessEnv;
-  for (const [key, value] of Object.entries({
-    ...process.env,
-    NODE_ENV: "production",
-    PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
-    // The end-of-run check (a browser per run) has its own suite, run-check; elsewhere runs
-    // end without it so their event sequences stay what those suites assert.
-    APPS_CODING_AGENT_AUTO_VERIFY: "0",
-    ...options.env,
-  })) {
-    if (value !== undefined) env[key] = value;
-  }
+  const env = childEnvironment(options.env);
   if (!env.DATABASE_URL && !env.PATCHWORK_DATA_DIR)
     env.PATCHWORK_DATA_DIR = temporaryDataDir("server");
   await ensureSuiteDatabase(env.DATABASE_URL);
@@ -166,16 +172,7 @@ export interface PatchworkWorker {
 export async function startPatchworkWorker(options: {
   env: Record<string, string | undefined>;
 }): Promise<PatchworkWorker> {
-  const env = {} as NodeJS.ProcessEnv;
-  for (const [key, value] of Object.entries({
-    ...process.env,
-    NODE_ENV: "production",
-    PATCHWORK_DISABLE_OLLAMA_DETECTION: "1",
-    APPS_CODING_AGENT_AUTO_VERIFY: "0",
-    ...options.env,
-  })) {
-    if (value !== undefined) env[key] = value;
-  }
+  const env = childEnvironment(options.env);
   env.PATCHWORK_DATA_DIR ??= temporaryDataDir("worker");
   await ensureSuiteDatabase(env.DATABASE_URL);
   const child = spawn(process.execPath, [path.join(root, "scripts/worker.mjs")], {

@@ -1,6 +1,7 @@
 import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { PatchworkError } from "@/lib/errors";
 import { logServerError } from "@/lib/log";
+import { RateLimitReached } from "@/lib/models/rate-limit";
 import { RunFailure } from "./run-failure";
 
 interface ProviderError {
@@ -20,6 +21,8 @@ interface ProviderError {
 export function describeRunError(error: unknown): { code: string; message: string } {
   if (RunFailure.isInstance(error)) return { code: error.code, message: error.message };
   if (PatchworkError.isInstance(error)) return { code: error.code, message: error.message };
+  const rateLimit = RateLimitReached.find(error);
+  if (rateLimit) return { code: runErrorCodes.rateLimited, message: rateLimit.message };
   const providerError = unwrapRetryError(error as ProviderError);
   if (providerError?.name === "AI_APICallError" || typeof providerError?.statusCode === "number") {
     const status = providerError.statusCode;

@@ -318,17 +318,14 @@ async function executeRun(
         if (await pauseForRateLimit(handle, run, writer, changes, rateLimit.resetAt)) return;
       } else {
         await closeSession(session, run.id);
+        const message = `The model provider is rate limiting requests until ${rateLimit.resetAt.toISOString()}, longer than the ${maximumWaitS} s a run may wait (APPS_CODING_AGENT_MAX_RATE_LIMIT_WAIT_S); nothing was changed. Try again after that.`;
         await writer.finish(
           "run.failed",
-          {
-            code: runErrorCodes.rateLimited,
-            message: `The model provider is rate limiting requests until ${rateLimit.resetAt.toISOString()}, longer than the ${maximumWaitS} s a run may wait (APPS_CODING_AGENT_MAX_RATE_LIMIT_WAIT_S); nothing was changed. Try again after that.`,
-            reset_at: rateLimit.resetAt.toISOString(),
-          },
+          { code: runErrorCodes.rateLimited, message, reset_at: rateLimit.resetAt.toISOString() },
           {
             status: "failed",
             errorCode: runErrorCodes.rateLimited,
-            errorMessage: "Rate limited beyond the longest wait.",
+            errorMessage: message,
             outputText,
           },
           { guard },
