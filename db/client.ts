@@ -145,3 +145,23 @@ export function getDatabaseHandle(): Promise<DatabaseHandle> {
 export async function getDatabase(): Promise<Database> {
   return (await getDatabaseHandle()).db;
 }
+
+/**
+ * One `T` per database handle for the whole process. Next.js may load a module more than once
+ * (route bundles, instrumentation), and a module-level map would give each copy its own — a run
+ * executed from one copy would then publish on a bus the streams of another never hear.
+ */
+export function perHandle<T>(name: string, handle: DatabaseHandle, create: () => T): T {
+  const key = Symbol.for(`patchwork.perHandle.${name}`);
+  const holder = globalThis as typeof globalThis & {
+    [key: symbol]: WeakMap<DatabaseHandle, T> | undefined;
+  };
+  holder[key] ??= new WeakMap();
+  const map = holder[key];
+  let value = map.get(handle);
+  if (value === undefined) {
+    value = create();
+    map.set(handle, value);
+  }
+  return value;
+}

@@ -1,8 +1,41 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { testDatabases } from "@/test/support/databases";
-import { getRunEventBus, joinNotificationEntries, type RunEventSignal } from "./event-bus";
+import {
+  getRunEventBus,
+  joinNotificationEntries,
+  type RunEventSignal,
+  rowNotifications,
+} from "./event-bus";
 import type { RunEvent } from "./event-types";
+
+describe("rowNotifications", () => {
+  it("packs writes under Postgres's limit, naming their runs first, and leaves out what cannot fit", () => {
+    const writes = Array.from({ length: 60 }, (_, index) => {
+      const runId = crypto.randomUUID();
+      return { runId, events: events(runId, [index + 1]) };
+    });
+    const tooLarge = {
+      runId: "large",
+      events: events("large", [1]).map((event) => ({
+        ...event,
+        payload: { text: "é".repeat(5_000) },
+      })),
+    };
+    const payloads = rowNotifications("sender01", [...writes, tooLarge]);
+    expect(payloads.length).toBeGreaterThan(1);
+    const carried: string[] = [];
+    for (const payload of payloads) {
+      expect(Buffer.byteLength(payload)).toBeLessThan(8_000);
+      const [head, ids, json] = payload.split("|");
+      expect(head).toBe("rows:sender01");
+      const parts = JSON.parse(json) as [string, RunEvent[]][];
+      expect(parts.map(([runId]) => runId)).toEqual(ids.split(","));
+      carried.push(...ids.split(","));
+    }
+    expect(carried).toEqual(writes.map((write) => write.runId));
+  });
+});
 
 describe("joinNotificationEntries", () => {
   it("joins a turn's entries into one payload when they fit", () => {
@@ -110,29 +143,54 @@ describe.each(testDatabases().filter((database) => database.name === "postgres")
       await follower?.close();
     });
 
-    it("tells another process every run that wrote in a turn, with each run's highest seq", async () => {
+    it("hands another process the stored events of every run that wrote in a turn", async () => {
       const writerBus = await getRunEventBus(writer);
       const followerBus = await getRunEventBus(follower);
       const runIds = Array.from({ length: 250 }, () => crypto.randomUUID());
-      const last = Object.fromEntries(runIds.map((runId, index) => [runId, index + 2]));
+      const last = Object.fromEntries(runIds.map((runId, index) => [runId, (index % 3) + 1]));
       const { signals, done } = collect(followerBus.subscribe.bind(followerBus), last);
-      // One turn: 250 runs' ids do not fit one notification, so this also crosses a split.
+      // One turn: 250 runs' events do not fit one notification, so this also crosses a split.
       await Promise.all(
         runIds.map((runId, index) =>
           writerBus.publish(
             runId,
             events(
               runId,
-              Array.from({ length: index + 2 }, (_, seq) => seq + 1),
+              Array.from({ length: (index % 3) + 1 }, (_, seq) => seq + 1),
             ),
           ),
         ),
       );
       await done;
       for (const runId of runIds) {
-        // Remote followers get the seq to read up to, never the event (they read run_event).
-        expect(signals[runId]).toEqual([{ seq: last[runId] }]);
+        // The events themselves, in order, so a remote follower need not read them back; the
+        // run's highest seq follows them (and may not have arrived yet).
+        const carried = signals[runId].filter((signal) => signal.event);
+        expect(signals[runId].slice(carried.length)).toEqual(
+          signals[runId].length > carried.length ? [{ seq: last[runId] }] : [],
+        );
+        expect(carried).toEqual(
+          events(
+            runId,
+            Array.from({ length: last[runId] }, (_, seq) => seq + 1),
+          ).map((event) => ({ seq: event.seq, event: { ...event, ts: expect.any(String) } })),
+        );
       }
+    });
+
+    it("sends each run's highest seq too, and only the seq for events too large to carry", async () => {
+      const writerBus = await getRunEventBus(writer);
+      const followerBus = await getRunEventBus(follower);
+      const runId = crypto.randomUUID();
+      const large = events(runId, [1]).map((event) => ({
+        ...event,
+        payload: { text: "x".repeat(9_000) },
+      }));
+      const { signals, done } = collect(followerBus.subscribe.bind(followerBus), { [runId]: 1 });
+      await writerBus.publish(runId, large);
+      await done;
+      // Read from run_event instead: the notification names the seq, not the event.
+      expect(signals[runId]).toEqual([{ seq: 1 }]);
     });
   },
 );

@@ -1,6 +1,7 @@
 import "server-only";
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { DatabaseHandle } from "@/db/client";
+import { type DatabaseHandle, perHandle } from "@/db/client";
 import { logServerError } from "@/lib/log";
 import type { RunEvent } from "./event-types";
 
@@ -78,8 +79,10 @@ class LocalRunEventBus implements RunEventBus {
  */
 class PostgresRunEventBus extends LocalRunEventBus {
   private readonly ready: Promise<{ unlisten(): Promise<void> }>;
-  /** Notifications of this turn's writes, sent together (see `queueNotification`). */
-  private pendingNotifications: string[] = [];
+  /** This turn's writes, notified together (see `queueNotification`). */
+  private pendingWrites: { runId: string; events: RunEvent[] }[] = [];
+  /** Tells this process's own `rows:` notifications, which it need not parse, from others'. */
+  private readonly senderId = randomUUID().slice(0, 8);
 
   constructor(private readonly client: NonNullable<DatabaseHandle["postgresClient"]>) {
     super();
@@ -94,6 +97,8 @@ class PostgresRunEventBus extends LocalRunEventBus {
       this.emitter.emit("cancel", rest);
     } else if (kind === "approval") {
       this.emitter.emit(`approval:${rest}`);
+    } else if (kind === "rows") {
+      this.receiveRows(rest);
     } else if (kind === "events" || kind === "event") {
       // "events" names every run that wrote in one turn; "event" (one run) is what processes of
       // the previous version send, which may share the database during a rolling deploy.
@@ -102,6 +107,28 @@ class PostgresRunEventBus extends LocalRunEventBus {
         this.emitter.emit(`event:${runId}`, { seq: Number(seq) } satisfies RunEventSignal);
       }
     }
+  }
+
+  /**
+   * `rows:<sender>|<run>,<run>…|<JSON [[run, events]…]>`: the stored events themselves, so a stream
+   * served here follows a run executed elsewhere without reading them back. Parsed only when
+   * someone here follows one of the runs, and never for this process's own.
+   */
+  private receiveRows(rest: string): void {
+    const first = rest.indexOf("|");
+    const second = rest.indexOf("|", first + 1);
+    if (first < 0 || second < 0 || rest.slice(0, first) === this.senderId) return;
+    const runIds = rest.slice(first + 1, second).split(",");
+    if (!runIds.some((runId) => this.emitter.listenerCount(`event:${runId}`) > 0)) return;
+    let parts: [string, RunEvent[]][];
+    try {
+      parts = JSON.parse(rest.slice(second + 1));
+    } catch {
+      return; // A follower reads what it missed at its next signal.
+    }
+    for (const [runId, events] of parts)
+      for (const event of events)
+        this.emitter.emit(`event:${runId}`, { seq: event.seq, event } satisfies RunEventSignal);
   }
 
   /** Resolves once this process is listening; callers that must not miss a signal await it. */
@@ -113,26 +140,30 @@ class PostgresRunEventBus extends LocalRunEventBus {
     const last = events.at(-1);
     if (!last) return;
     await super.publish(runId, events);
-    // Each write names its run's highest seq; remote followers read up to it.
-    this.queueNotification(`${runId}@${last.seq}`);
+    this.queueNotification(runId, events);
   }
 
   /**
-   * Sends what every run wrote in this turn as one notification (`events:run@seq,run@seq…`).
-   * Twenty streaming runs publish thousands of times a second: one `pg_notify` query each took a
-   * pooled connection per run per write, and one notification each (even sent together) had
-   * Postgres queue, and every listening process parse, thousands of messages a second — this one
-   * included, which hears its own. Not awaited by publishers: the next write need not wait for
-   * this wake-up to go out, and a lost notification only delays remote followers until their next
-   * read.
+   * Sends what every run wrote in this turn in as few notifications as fit: the events themselves
+   * (`rows:`, when they fit in a notification) and, for every run, its highest seq (`events:`,
+   * what followers of earlier versions read up to during a rolling deploy, and what covers events
+   * too large to carry). Twenty streaming runs publish thousands of times a second: one
+   * `pg_notify` query each took a pooled connection per run per write, and one notification each
+   * had Postgres queue, and every listening process parse, thousands of messages a second. Not
+   * awaited by publishers: a lost notification only delays remote followers until their next read.
    */
-  private queueNotification(entry: string): void {
-    this.pendingNotifications.push(entry);
-    if (this.pendingNotifications.length > 1) return;
+  private queueNotification(runId: string, events: RunEvent[]): void {
+    this.pendingWrites.push({ runId, events });
+    if (this.pendingWrites.length > 1) return;
     queueMicrotask(() => {
-      const entries = this.pendingNotifications;
-      this.pendingNotifications = [];
-      const payloads = joinNotificationEntries(entries);
+      const writes = this.pendingWrites;
+      this.pendingWrites = [];
+      const payloads = [
+        ...rowNotifications(this.senderId, writes),
+        ...joinNotificationEntries(
+          writes.map(({ runId: id, events: written }) => `${id}@${written.at(-1)!.seq}`),
+        ),
+      ];
       this
         .client`select pg_notify(${channel}, payload) from unnest(${payloads}::text[]) as payload`.catch(
         (error) => logServerError("run event notification failed", error),
@@ -160,6 +191,39 @@ class PostgresRunEventBus extends LocalRunEventBus {
 const maximumNotificationLength = 7_900;
 
 /**
+ * `rows:` notifications carrying the writes' events, as few as fit under Postgres's limit (in
+ * bytes); a write too large for one on its own is left to the `events:` seq entries. Exported for
+ * tests.
+ */
+export function rowNotifications(
+  senderId: string,
+  writes: { runId: string; events: RunEvent[] }[],
+): string[] {
+  const payloads: string[] = [];
+  let runIds: string[] = [];
+  let parts: string[] = [];
+  let size = 0;
+  const flush = () => {
+    if (parts.length > 0)
+      payloads.push(`rows:${senderId}|${runIds.join(",")}|[${parts.join(",")}]`);
+    runIds = [];
+    parts = [];
+    size = 0;
+  };
+  for (const write of writes) {
+    const part = JSON.stringify([write.runId, write.events]);
+    const cost = Buffer.byteLength(part) + write.runId.length + 2;
+    if (cost + 32 > maximumNotificationLength) continue;
+    if (size + cost + 32 > maximumNotificationLength) flush();
+    runIds.push(write.runId);
+    parts.push(part);
+    size += cost;
+  }
+  flush();
+  return payloads;
+}
+
+/**
  * `entries` joined with commas behind `events:`, in as few payloads as fit under Postgres's limit.
  * Exported for tests.
  */
@@ -178,17 +242,17 @@ export function joinNotificationEntries(entries: string[]): string[] {
   return payloads;
 }
 
-const buses = new WeakMap<DatabaseHandle, RunEventBus>();
-
-/** The bus for a database: in-process for PGlite (one process per data dir), LISTEN/NOTIFY for Postgres. */
+/**
+ * The bus for a database: in-process for PGlite (one process per data dir), LISTEN/NOTIFY for
+ * Postgres. One per process, whichever module copy asks: a run executed by the queue worker
+ * (started from instrumentation) must wake the streams the routes serve without a round trip.
+ */
 export async function getRunEventBus(handle: DatabaseHandle): Promise<RunEventBus> {
-  let bus = buses.get(handle);
-  if (!bus) {
-    bus = handle.postgresClient
-      ? new PostgresRunEventBus(handle.postgresClient)
-      : new LocalRunEventBus();
-    buses.set(handle, bus);
-  }
-  if (bus instanceof PostgresRunEventBus) await bus.listening();
+  const bus = perHandle<RunEventBus>("runEventBus", handle, () =>
+    handle.postgresClient ? new PostgresRunEventBus(handle.postgresClient) : new LocalRunEventBus(),
+  );
+  // Not `instanceof`: another module copy's class is another class.
+  const listening = (bus as Partial<PostgresRunEventBus>).listening;
+  if (listening) await listening.call(bus);
   return bus;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DatabaseHandle } from "@/db/client";
+import { type DatabaseHandle, perHandle } from "@/db/client";
 import { insertRunEvents } from "@/db/queries/runs";
 import type { RunEventRow } from "@/db/schema";
 
@@ -131,14 +131,7 @@ export function isConnectionLost(error: unknown): boolean {
   );
 }
 
-const batchers = new WeakMap<DatabaseHandle, RunEventBatcher>();
-
 /** The one batcher of a database in this process. */
 export function getRunEventBatcher(handle: DatabaseHandle): RunEventBatcher {
-  let batcher = batchers.get(handle);
-  if (!batcher) {
-    batcher = new RunEventBatcher(handle);
-    batchers.set(handle, batcher);
-  }
-  return batcher;
+  return perHandle("runEventBatcher", handle, () => new RunEventBatcher(handle));
 }

@@ -44,6 +44,8 @@ export async function openRunEventStream(
     // Already sent: typically Postgres echoing this process's own notification back. Waking for
     // it would cost a pointless read per write.
     if (signal.seq <= lastSeq) return;
+    // A seq whose event was already handed over (Postgres sends both): nothing to read.
+    if (!signal.event && delivered.has(signal.seq)) return;
     if (signal.event) delivered.set(signal.seq, signal.event);
     highestSignalled = Math.max(highestSignalled, signal.seq);
     pendingSignal = true;

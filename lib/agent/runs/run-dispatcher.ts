@@ -1,6 +1,6 @@
 import "server-only";
 import type { Runner } from "graphile-worker";
-import type { DatabaseHandle, Executor } from "@/db/client";
+import { type DatabaseHandle, type Executor, perHandle } from "@/db/client";
 import { claimRunLease, listRunsByStatus } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
 import { getEnvironment } from "@/lib/env";
@@ -91,24 +91,25 @@ class QueueDispatcher implements RunDispatcher {
   committed(): void {}
 }
 
-const dispatchers = new WeakMap<DatabaseHandle, RunDispatcher>();
 const workerKey = Symbol.for("patchwork.runQueueWorker");
 type GlobalWithWorker = typeof globalThis & {
   [workerKey]?: WeakMap<DatabaseHandle, Promise<Runner>>;
 };
 
+/** The process's dispatcher for a database (one, whichever module copy asks). */
 export function getRunDispatcher(handle: DatabaseHandle): RunDispatcher {
-  let dispatcher = dispatchers.get(handle);
-  if (!dispatcher) {
-    dispatcher = handle.kind === "pglite" ? new InProcessDispatcher(handle) : new QueueDispatcher();
-    dispatchers.set(handle, dispatcher);
-    if (dispatcher instanceof QueueDispatcher && getEnvironment().PATCHWORK_ROLE !== "web") {
-      void startRunWorker(handle).catch((error) =>
-        logServerError("could not start the run worker", error),
+  return perHandle<RunDispatcher>("runDispatcher", handle, () => {
+    if (handle.kind === "pglite") return new InProcessDispatcher(handle);
+    if (getEnvironment().PATCHWORK_ROLE !== "web") {
+      // Runs created here are executed by the queue, which may as well start with this process.
+      queueMicrotask(() =>
+        startRunWorker(handle).catch((error) =>
+          logServerError("could not start the run worker", error),
+        ),
       );
     }
-  }
-  return dispatcher;
+    return new QueueDispatcher();
+  });
 }
 
 /**
@@ -118,9 +119,9 @@ export function getRunDispatcher(handle: DatabaseHandle): RunDispatcher {
  */
 export async function startRunWorker(handle: DatabaseHandle): Promise<void> {
   const dispatcher = getRunDispatcher(handle);
-  if (dispatcher instanceof InProcessDispatcher) {
+  if (dispatcher.inProcess) {
     for (const run of await listRunsByStatus(handle.db, { status: "waiting" }))
-      dispatcher.schedule(run.id, run.resumeAt ?? new Date());
+      (dispatcher as InProcessDispatcher).schedule(run.id, run.resumeAt ?? new Date());
     return;
   }
   const holder = globalThis as GlobalWithWorker;

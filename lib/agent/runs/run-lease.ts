@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import os from "node:os";
-import type { DatabaseHandle } from "@/db/client";
+import { type DatabaseHandle, perHandle } from "@/db/client";
 import { renewRunLeases } from "@/db/queries/runs";
 import { getEnvironment } from "@/lib/env";
 import { logServerError } from "@/lib/log";
@@ -97,13 +97,6 @@ export class LeaseKeeper {
   }
 }
 
-const keepers = new WeakMap<DatabaseHandle, LeaseKeeper>();
-
 export function getLeaseKeeper(handle: DatabaseHandle): LeaseKeeper {
-  let keeper = keepers.get(handle);
-  if (!keeper) {
-    keeper = new LeaseKeeper(handle);
-    keepers.set(handle, keeper);
-  }
-  return keeper;
+  return perHandle("leaseKeeper", handle, () => new LeaseKeeper(handle));
 }
