@@ -66,6 +66,23 @@ async function playTurn(sessionID, modelID) {
     delta: "Working on it.",
   });
   if (modelID === "abort-ignored") return; // Busy until killed; an abort changes nothing.
+  if (modelID === "rate-limited") {
+    // The provider's 429, given up on: OpenCode reports it with the answer's headers.
+    publish("session.error", {
+      sessionID,
+      error: {
+        name: "APIError",
+        data: {
+          message: "Rate limit reached for requests",
+          statusCode: 429,
+          isRetryable: false,
+          responseHeaders: { "retry-after": "90" },
+        },
+      },
+    });
+    setStatus(sessionID, "idle");
+    return;
+  }
   if (modelID === "die") {
     record({ dying: true });
     process.exit(1);

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunFailure } from "@/lib/agent/runs/run-failure";
 import { resetEnvironmentForTests } from "@/lib/env";
+import { RateLimitReached } from "@/lib/models/rate-limit";
 import { starterHeading } from "@/lib/workspace/starter-template";
 import { type ModelServer, patchedHeading, startModelServer } from "@/test/model-server";
 import { recordingSink } from "../codex/recording-sink";
@@ -224,6 +225,16 @@ describe("OpenCode engine against a scripted opencode serve", () => {
     expect(
       fakeLog().flatMap((entry) => (entry.permissionReply ? [entry.permissionReply] : [])),
     ).toEqual(["once", "reject", "always"]);
+  });
+
+  it("fails at a provider rate limit OpenCode gave up on, carrying when it resets", async () => {
+    const { input } = await fakeInput("rate-limited");
+    const error = await opencodeEngine.run(input, recordingSink().sink).catch((caught) => caught);
+    expect(error).toMatchObject({ code: "CODING_AGENT_RATE_LIMITED" });
+    // The executor finds the reset in the cause and pauses the run until then.
+    const waitS = ((RateLimitReached.find(error)?.resetAt.getTime() ?? 0) - Date.now()) / 1000;
+    expect(waitS).toBeGreaterThan(80);
+    expect(waitS).toBeLessThanOrEqual(90);
   });
 
   it("ends a Stop without confirmation after 5 s, failing closed", async () => {

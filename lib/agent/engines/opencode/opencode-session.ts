@@ -1,4 +1,5 @@
 import "server-only";
+import { RateLimitReached, rateLimitResetAt } from "@/lib/models/rate-limit";
 import path from "node:path";
 import {
   createOpencodeClient,
@@ -298,6 +299,18 @@ export class OpencodeSession {
           (error as { data?: { message?: string } } | undefined)?.data?.message ??
           (error as { name?: string } | undefined)?.name ??
           "unknown error";
+        const resetAt = rateLimitResetOf(error);
+        if (resetAt) {
+          // A known reset pauses the run until then (the executor finds this cause).
+          this.failed(
+            new RunFailure(
+              runErrorCodes.rateLimited,
+              `OpenCode hit its provider's rate limit; it resets at ${resetAt.toISOString()}. Nothing was changed.`,
+              { cause: new RateLimitReached(resetAt) },
+            ),
+          );
+          return;
+        }
         this.failed(
           new RunFailure(
             runErrorCodes.modelError,
@@ -503,4 +516,14 @@ function describeError(error: unknown): string {
   return (
     record.data?.message ?? record.message ?? record.name ?? JSON.stringify(error).slice(0, 300)
   );
+}
+
+/** When a provider's 429 that OpenCode gave up on resets, from the answer's headers it passes on. */
+function rateLimitResetOf(error: unknown): Date | null {
+  const data = (error as { name?: string; data?: Record<string, unknown> } | undefined)?.data;
+  if ((error as { name?: string } | undefined)?.name !== "APIError" || data?.statusCode !== 429)
+    return null;
+  const headers = data.responseHeaders;
+  if (!headers || typeof headers !== "object") return null;
+  return rateLimitResetAt(new Headers(headers as Record<string, string>));
 }
