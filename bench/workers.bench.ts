@@ -76,7 +76,11 @@ export async function runWorkersBench(): Promise<void> {
   let sustained = 0;
   try {
     web = await startPatchworkServer({ env: { ...env, PATCHWORK_ROLE: "web" } });
-    worker = await startPatchworkWorker({ env });
+    // BENCH_WORKER_NODE_OPTIONS: e.g. a small --max-old-space-size, to tell a leak (the worker
+    // runs out) from a heap V8 simply has not collected yet (RSS stays under the cap).
+    worker = await startPatchworkWorker({
+      env: { ...env, NODE_OPTIONS: process.env.BENCH_WORKER_NODE_OPTIONS },
+    });
     const workerPid = worker.process.pid!;
     const apps = await createApps(web, maximum, "Workers bench");
     // Unmeasured: warms the routes, the provider client and both processes' connections.
