@@ -22,6 +22,7 @@ function run(id: string, overrides: Partial<AgentRun> = {}): AgentRun {
     created_at: "2026-01-05T10:00:00.000Z",
     started_at: null,
     finished_at: null,
+    resume_at: null,
     ...overrides,
   };
 }

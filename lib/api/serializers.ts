@@ -71,6 +71,8 @@ export function serializeRun(run: AgentRunRow) {
     created_at: run.createdAt.toISOString(),
     started_at: run.startedAt?.toISOString() ?? null,
     finished_at: run.finishedAt?.toISOString() ?? null,
+    /** While `waiting`: when the provider's rate limit resets and the run goes on. */
+    resume_at: run.status === "waiting" ? (run.resumeAt?.toISOString() ?? null) : null,
   };
 }
 

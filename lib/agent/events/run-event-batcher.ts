@@ -80,15 +80,7 @@ export class RunEventBatcher {
         insertRunEvents(db, { events: group.flatMap((entry) => entry.rows) }),
       );
     try {
-      try {
-        await insertGroup();
-      } catch (error) {
-        // A connection that died under the statement (a restarted or terminated backend) aborted
-        // it: the pool reconnects, and one more try keeps the runs streaming. Had it committed
-        // after all, the retry's duplicate seqs fail and the writers learn it below.
-        if (!isConnectionLost(error)) throw error;
-        await insertGroup();
-      }
+      await retryWhileConnectionLost(insertGroup);
       for (const entry of group) entry.resolve();
     } catch (error) {
       if (group.length === 1) {
@@ -117,10 +109,29 @@ const connectionLostCodes = new Set([
   "08003",
   "08006",
   "ECONNRESET",
+  "EPIPE",
   "CONNECTION_CLOSED",
   "CONNECTION_ENDED",
   "CONNECTION_DESTROYED",
 ]);
+
+/**
+ * Runs `work` again, a few times with short pauses, while it fails because its connection died
+ * under it (a restarted or terminated backend aborted the statement): the pool notices the other
+ * dead connections and reconnects meanwhile, and the runs keep streaming. Work that committed
+ * after all and is repeated fails on its own terms (duplicate seqs), which its caller handles.
+ */
+export async function retryWhileConnectionLost<T>(work: () => Promise<T>): Promise<T> {
+  for (const pauseMs of [50, 250, 1000]) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isConnectionLost(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  }
+  return work();
+}
 
 /** True for errors meaning the connection went away under a statement, not that it was wrong. */
 export function isConnectionLost(error: unknown): boolean {

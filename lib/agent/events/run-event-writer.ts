@@ -17,7 +17,11 @@ import {
   type RunEventType,
   type TerminalRunEventType,
 } from "./event-types";
-import { getRunEventBatcher, type RunEventBatcher } from "./run-event-batcher";
+import {
+  getRunEventBatcher,
+  type RunEventBatcher,
+  retryWhileConnectionLost,
+} from "./run-event-batcher";
 
 /** Payloads are checked against the contract under test (vitest); production skips the cost. */
 // Every event is checked against the contract in unit tests, and in the servers the integration
@@ -192,23 +196,25 @@ export class RunEventWriter {
     await this.settled();
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const rows = await this.handle.db.transaction(async (transaction) => {
-          const staged: { type: string; payload: Record<string, unknown> }[] = [];
-          await work(transaction, {
-            add: (type, payload) => {
-              if (validatePayloads) assertRunEventPayload(type, payload);
-              staged.push({ type, payload: redactSecrets(payload) as Record<string, unknown> });
-            },
-          });
-          // The events go after whatever is stored, even if another writer (a process that lost
-          // its lease but still runs) appended events this writer never saw.
-          const stored = await getLastEventSeq(transaction, { runId: this.run.id });
-          const first = Math.max(this.nextSeq, stored + 1);
-          return insertRunEventRows(
-            transaction,
-            staged.map((event, index) => ({ runId: this.run.id, seq: first + index, ...event })),
-          );
-        });
+        const rows = await retryWhileConnectionLost(() =>
+          this.handle.db.transaction(async (transaction) => {
+            const staged: { type: string; payload: Record<string, unknown> }[] = [];
+            await work(transaction, {
+              add: (type, payload) => {
+                if (validatePayloads) assertRunEventPayload(type, payload);
+                staged.push({ type, payload: redactSecrets(payload) as Record<string, unknown> });
+              },
+            });
+            // The events go after whatever is stored, even if another writer (a process that lost
+            // its lease but still runs) appended events this writer never saw.
+            const stored = await getLastEventSeq(transaction, { runId: this.run.id });
+            const first = Math.max(this.nextSeq, stored + 1);
+            return insertRunEventRows(
+              transaction,
+              staged.map((event, index) => ({ runId: this.run.id, seq: first + index, ...event })),
+            );
+          }),
+        );
         const last = rows.at(-1);
         if (last) this.nextSeq = last.seq + 1;
         if (rows.length > 0)
