@@ -66,12 +66,22 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     } finally {
       await migrationClient.end();
     }
-    const client = postgres(options.url, { max: 10, onnotice: () => {} });
+    // Named per process and pool, so an operator (or a test) can tell whose backend is whose in
+    // pg_stat_activity.
+    const client = postgres(options.url, {
+      max: 10,
+      onnotice: () => {},
+      connection: { application_name: `patchwork:${process.pid}:main` },
+    });
     const db = drizzlePostgres(client, { schema }) as unknown as Database;
     // A few, so a turn's stream write need not wait for earlier turns' to come back: under load
     // a write's round trip spans several turns (two measured slower than the shared ten).
     const urgentConnections = 4;
-    const urgentClient = postgres(options.url, { max: urgentConnections, onnotice: () => {} });
+    const urgentClient = postgres(options.url, {
+      max: urgentConnections,
+      onnotice: () => {},
+      connection: { application_name: `patchwork:${process.pid}:urgent` },
+    });
     const urgentDb = drizzlePostgres(urgentClient, { schema }) as unknown as Database;
     const closing = closeHooks();
     return {
