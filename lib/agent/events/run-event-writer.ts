@@ -9,7 +9,7 @@ import {
 } from "@/db/queries/runs";
 import type { AgentRunRow, RunEventRow } from "@/db/schema";
 import { redactSecrets, SecretStreamRedactor } from "@/lib/redact-secrets";
-import type { RunEventBus } from "./event-bus";
+import { getRunEventBus, type RunEventBus } from "./event-bus";
 import { assertRunEventPayload, type RunEventPayload } from "./event-payloads";
 import {
   isTerminalRunEventType,
@@ -84,6 +84,22 @@ export class RunEventWriter {
   ) {
     this.nextSeq = lastSeq + 1;
     this.batcher = getRunEventBatcher(handle);
+  }
+
+  /**
+   * A writer for a run whose events some other writer started (a sweeper, a cancel, a resumed
+   * run): it appends after whatever is stored.
+   */
+  static async continuing(
+    handle: DatabaseHandle,
+    run: { id: string; appId: string },
+  ): Promise<RunEventWriter> {
+    return new RunEventWriter(
+      handle,
+      await getRunEventBus(handle),
+      { id: run.id, appId: run.appId },
+      await getLastEventSeq(handle.db, { runId: run.id }),
+    );
   }
 
   get ended(): boolean {

@@ -86,13 +86,7 @@ export async function finishCancelledBeforeStart(
   handle: DatabaseHandle,
   run: AgentRunRow,
 ): Promise<void> {
-  const bus = await getRunEventBus(handle);
-  const writer = new RunEventWriter(
-    handle,
-    bus,
-    { id: run.id, appId: run.appId },
-    await getLastEventSeq(handle.db, { runId: run.id }),
-  );
+  const writer = await RunEventWriter.continuing(handle, run);
   await writer.finish(
     "run.cancelled",
     { message: "Stopped before it started; no files were changed." },

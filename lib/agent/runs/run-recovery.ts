@@ -1,9 +1,8 @@
 import "server-only";
 import type { DatabaseHandle } from "@/db/client";
 import type { RunFinishGuard } from "@/db/queries/runs";
-import { getLastEventSeq, listActiveRuns, listRunsWithExpiredLease } from "@/db/queries/runs";
+import { listActiveRuns, listRunsWithExpiredLease } from "@/db/queries/runs";
 import type { AgentRunRow } from "@/db/schema";
-import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { runErrorCodes } from "@/lib/agent/events/event-types";
 import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 import { logServerError } from "@/lib/log";
@@ -46,12 +45,7 @@ async function failInterrupted(
   run: Pick<AgentRunRow, "id" | "appId">,
   guard: RunFinishGuard | undefined,
 ): Promise<boolean> {
-  const writer = new RunEventWriter(
-    handle,
-    await getRunEventBus(handle),
-    { id: run.id, appId: run.appId },
-    await getLastEventSeq(handle.db, { runId: run.id }),
-  );
+  const writer = await RunEventWriter.continuing(handle, run);
   return writer.finish(
     "run.failed",
     { code: runErrorCodes.interrupted, message: interruptedMessage },

@@ -15,7 +15,6 @@ import { preflightEngine, preflightEngineModel } from "@/lib/agent/engines/regis
 import { getRunEventBus } from "@/lib/agent/events/event-bus";
 import { PatchworkError } from "@/lib/errors";
 import { describeModelEndpoint, refreshProviderSettings, resolveModel } from "@/lib/models";
-import { getLastEventSeq } from "@/db/queries/runs";
 import { RunEventWriter } from "@/lib/agent/events/run-event-writer";
 import { getRunDispatcher } from "./run-dispatcher";
 import { localExecutions } from "./run-executor";
@@ -135,13 +134,7 @@ export async function cancelRun(
   // Nobody executes a queued or waiting run: end it here, and take its job out of the queue. If a
   // worker claimed it meanwhile, the guard refuses and the cancel goes to that worker instead
   // (which also checks the request when it claims).
-  const bus = await getRunEventBus(handle);
-  const writer = new RunEventWriter(
-    handle,
-    bus,
-    { id: run.id, appId: run.appId },
-    await getLastEventSeq(handle.db, { runId }),
-  );
+  const writer = await RunEventWriter.continuing(handle, run);
   const ended = await writer.finish(
     "run.cancelled",
     { message: "Stopped before finishing; no files were changed." },
@@ -153,7 +146,7 @@ export async function cancelRun(
       },
     },
   );
-  if (!ended) await bus.publishCancel(runId);
+  if (!ended) await (await getRunEventBus(handle)).publishCancel(runId);
   return run;
 }
 
